@@ -1,0 +1,91 @@
+package io.outboxrelay.devstack;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** The parsed arguments of one {@code stack} invocation. */
+final class CommandLine {
+
+    /** Internal: the body of the Kafka server JVM that {@code up} and {@code start-kafka} launch. */
+    static final String SERVE_KAFKA = "serve-kafka";
+
+    private static final Set<String> COMMANDS = Set.of(
+            "up", "down", "status", "start-postgres", "stop-postgres", "start-kafka", "stop-kafka", SERVE_KAFKA);
+
+    static final String USAGE = String.join("\n",
+            "usage: stack <command> --dir <stateDir> [options]",
+            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-prop key=value]...",
+            "                     start PostgreSQL and Kafka (or reuse them), wait until both serve,",
+            "                     print the contents of D/stack.env",
+            "  down --dir D       stop both, keeping their data",
+            "  start-postgres | stop-postgres | start-kafka | stop-kafka --dir D",
+            "                     start or stop one server on its port, with its data",
+            "  status --dir D     show which server runs, with pid and port");
+
+    final String command;
+    final Path dir;
+    final int postgresPort;
+    final int kafkaPort;
+    final Map<String, String> kafkaProperties;
+
+    private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, Map<String, String> kafkaProperties) {
+        this.command = command;
+        this.dir = dir;
+        this.postgresPort = postgresPort;
+        this.kafkaPort = kafkaPort;
+        this.kafkaProperties = kafkaProperties;
+    }
+
+    static CommandLine parse(String[] args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("missing command");
+        }
+        if (!COMMANDS.contains(args[0])) {
+            throw new IllegalArgumentException("unknown command '" + args[0] + "'");
+        }
+        Path dir = null;
+        int postgresPort = 0;
+        int kafkaPort = 0;
+        Map<String, String> kafkaProperties = new LinkedHashMap<>();
+        for (int i = 1; i < args.length; i += 2) {
+            String option = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            String value = args[i + 1];
+            switch (option) {
+                case "--dir" -> dir = Path.of(value).toAbsolutePath().normalize();
+                case "--pg-port" -> postgresPort = port(option, value);
+                case "--kafka-port" -> kafkaPort = port(option, value);
+                case "--kafka-prop" -> putProperty(kafkaProperties, value);
+                default -> throw new IllegalArgumentException("unknown option " + option);
+            }
+        }
+        if (dir == null) {
+            throw new IllegalArgumentException("--dir is required");
+        }
+        return new CommandLine(args[0], dir, postgresPort, kafkaPort, kafkaProperties);
+    }
+
+    private static int port(String option, String value) {
+        try {
+            int port = Integer.parseInt(value);
+            if (port >= 0 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " must be a port number, not '" + value + "'");
+    }
+
+    private static void putProperty(Map<String, String> properties, String assignment) {
+        int equals = assignment.indexOf('=');
+        if (equals <= 0) {
+            throw new IllegalArgumentException("--kafka-prop must be key=value, not '" + assignment + "'");
+        }
+        properties.put(assignment.substring(0, equals).trim(), assignment.substring(equals + 1).trim());
+    }
+}

@@ -1,0 +1,147 @@
+package io.outboxrelay.devstack;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** Starting, identifying and stopping OS processes by pid. */
+final class ProcessControl {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private ProcessControl() {
+    }
+
+    /**
+     * Starts {@code command} through setsid, detached from our terminal so that it outlives this JVM
+     * and ignores a Ctrl-C meant for the CLI. setsid execs rather than forks when its caller is not a
+     * process-group leader, which a fresh child never is, so the pid is the server's own.
+     * Output is appended to {@code log}.
+     */
+    static long startDetached(List<String> command, Path log, Path workDir) {
+        List<String> full = new ArrayList<>();
+        full.add("setsid");
+        full.addAll(command);
+        try {
+            Process process = builder(full, log, workDir).start();
+            return process.pid();
+        } catch (IOException e) {
+            throw new DevStackException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Runs {@code command} to completion with its output appended to {@code log}. */
+    static void run(List<String> command, Path log, Path workDir) {
+        try {
+            int exit = builder(command, log, workDir).start().waitFor();
+            if (exit != 0) {
+                throw new DevStackException(
+                        Path.of(command.get(0)).getFileName() + " failed with exit code " + exit + "; see " + log);
+            }
+        } catch (IOException e) {
+            throw new DevStackException("cannot run " + command.get(0) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevStackException("interrupted while running " + command.get(0), e);
+        }
+    }
+
+    /** Runs a short command and returns its trimmed standard output. */
+    static String output(String... command) {
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (process.waitFor() != 0) {
+                throw new DevStackException(String.join(" ", command) + " failed");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new DevStackException("cannot run " + command[0] + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevStackException("interrupted while running " + command[0], e);
+        }
+    }
+
+    /**
+     * The live process {@code pid} if its command line contains {@code marker} as one argument.
+     * The marker guards against a recycled pid that now belongs to an unrelated process.
+     */
+    static Optional<ProcessHandle> find(long pid, String marker) {
+        return ProcessHandle.of(pid)
+                .filter(ProcessHandle::isAlive)
+                .filter(handle -> handle.info().arguments()
+                        .map(args -> Arrays.asList(args).contains(marker))
+                        .orElse(false));
+    }
+
+    /**
+     * Sends {@code signal} to the process, waits up to {@code grace} for it and every process it had
+     * started to exit, then kills whatever is left with SIGKILL.
+     */
+    static void stop(ProcessHandle process, String signal, Duration grace) {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().collect(Collectors.toList()));
+        tree.add(process);
+        signal(process.pid(), signal);
+        if (awaitExit(tree, Instant.now().plus(grace))) {
+            return;
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+        if (!awaitExit(tree, Instant.now().plus(Duration.ofSeconds(5)))) {
+            throw new DevStackException("process " + process.pid() + " survived SIGKILL");
+        }
+    }
+
+    private static boolean awaitExit(List<ProcessHandle> processes, Instant deadline) {
+        while (processes.stream().anyMatch(ProcessHandle::isAlive)) {
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            sleep(POLL);
+        }
+        return true;
+    }
+
+    /** ProcessHandle can only send SIGTERM and SIGKILL; PostgreSQL needs SIGINT for a fast shutdown. */
+    private static void signal(long pid, String signal) {
+        try {
+            new ProcessBuilder("kill", "-s", signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            throw new DevStackException("cannot signal process " + pid + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevStackException("interrupted while signalling process " + pid, e);
+        }
+    }
+
+    static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevStackException("interrupted", e);
+        }
+    }
+
+    private static ProcessBuilder builder(List<String> command, Path log, Path workDir) {
+        return new ProcessBuilder(command)
+                .directory(workDir.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    }
+}

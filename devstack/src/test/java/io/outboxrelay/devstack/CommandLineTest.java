@@ -1,0 +1,48 @@
+package io.outboxrelay.devstack;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CommandLineTest {
+
+    @Test
+    void parsesEveryOptionOfUp() {
+        CommandLine line = CommandLine.parse(new String[] {
+            "up", "--dir", "state/../ds", "--pg-port", "15432", "--kafka-port", "0",
+            "--kafka-prop", "auto.create.topics.enable=false", "--kafka-prop", "log.retention.ms=a=b"});
+
+        assertEquals("up", line.command);
+        assertEquals(Path.of("ds").toAbsolutePath(), line.dir);
+        assertEquals(15432, line.postgresPort);
+        assertEquals(0, line.kafkaPort);
+        assertEquals(Map.of("auto.create.topics.enable", "false", "log.retention.ms", "a=b"), line.kafkaProperties);
+    }
+
+    @Test
+    void portsDefaultToZeroMeaningPickOne() {
+        CommandLine line = CommandLine.parse(new String[] {"status", "--dir", "/tmp/x"});
+
+        assertEquals(0, line.postgresPort);
+        assertEquals(0, line.kafkaPort);
+        assertTrue(line.kafkaProperties.isEmpty());
+    }
+
+    @Test
+    void rejectsMalformedInput() {
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {}));
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {"up"}));
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {"restart", "--dir", "d"}));
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {"up", "--dir"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--pg-port", "70000"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--kafka-prop", "novalue"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--verbose", "x"}));
+    }
+}

@@ -1,0 +1,5 @@
+package io.outboxrelay.orders.entity;
+
+public enum OrderStatus {
+    CREATED, PAID, CANCELLED
+}

@@ -1,0 +1,51 @@
+package io.outboxrelay.outbox.control;
+
+import io.outboxrelay.tracing.control.RequestTrace;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.ContextNotActiveException;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The headers stored with an event: the caller's own, plus the correlation id and W3C
+ * {@code traceparent} of the request that caused it. Outside a request (a timer, a consumer)
+ * only the caller's headers are kept.
+ */
+@ApplicationScoped
+public class EventHeaders {
+
+    public static final String CORRELATION_ID = "correlation-id";
+    public static final String TRACEPARENT = "traceparent";
+
+    @Inject
+    Instance<RequestTrace> requestTrace;
+
+    public Map<String, String> of(Map<String, String> callerHeaders) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        currentTrace().ifPresent(trace -> {
+            trace.correlationId().ifPresent(id -> headers.put(CORRELATION_ID, id));
+            trace.traceparent().ifPresent(parent -> headers.put(TRACEPARENT, parent));
+        });
+        callerHeaders.forEach((name, value) -> {
+            if (name == null || name.isBlank() || value == null) {
+                throw new IllegalArgumentException("event headers need a name and a value: " + name + "=" + value);
+            }
+            headers.put(name, value);
+        });
+        return headers;
+    }
+
+    private Optional<RequestTrace> currentTrace() {
+        try {
+            RequestTrace trace = requestTrace.get();
+            trace.correlationId(); // touches the proxy: fails here when no request is active
+            return Optional.of(trace);
+        } catch (ContextNotActiveException noRequest) {
+            return Optional.empty();
+        }
+    }
+}

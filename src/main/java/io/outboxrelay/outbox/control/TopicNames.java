@@ -1,0 +1,56 @@
+package io.outboxrelay.outbox.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Decides the Kafka topic of an event from its aggregate type: {@code outbox.topic.<AggregateType>}
+ * when configured, otherwise the aggregate type in kebab case plus {@code .events}
+ * ({@code Order} → {@code order.events}, {@code CustomerAccount} → {@code customer-account.events}).
+ */
+@ApplicationScoped
+public class TopicNames {
+
+    private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+    private static final Pattern WORD_BOUNDARY = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|[\\s_]+");
+
+    private Function<String, Optional<String>> settings;
+
+    protected TopicNames() {
+        // CDI proxy
+    }
+
+    @Inject
+    public TopicNames(Config config) {
+        this(key -> config.getOptionalValue(key, String.class));
+    }
+
+    TopicNames(Function<String, Optional<String>> settings) {
+        this.settings = settings;
+    }
+
+    public String topicFor(String aggregateType) {
+        String topic = configured(aggregateType).orElseGet(() -> derived(aggregateType));
+        if (!LEGAL_TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
+            throw new IllegalArgumentException("'" + topic + "' is not a legal Kafka topic name (aggregate type '"
+                    + aggregateType + "')");
+        }
+        return topic;
+    }
+
+    private Optional<String> configured(String aggregateType) {
+        return settings.apply("outbox.topic." + aggregateType)
+                .map(String::trim)
+                .filter(topic -> !topic.isEmpty());
+    }
+
+    static String derived(String aggregateType) {
+        return WORD_BOUNDARY.matcher(aggregateType.trim()).replaceAll("-").toLowerCase(Locale.ROOT) + ".events";
+    }
+}

@@ -1,0 +1,43 @@
+package io.outboxrelay.schema.control;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+
+import javax.sql.DataSource;
+import java.util.logging.Logger;
+
+/**
+ * Brings the database schema up to date when the application starts, before anything else
+ * touches it: beans that need the schema declare {@code @DependsOn("SchemaMigration")}.
+ * Flyway serialises concurrent starts with a PostgreSQL advisory lock, so several servers may
+ * start against one database at once; a server finding the schema current changes nothing.
+ */
+@Startup
+@Singleton(name = "SchemaMigration")
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class SchemaMigration {
+
+    private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
+
+    @Resource(lookup = "jdbc/outboxNonTx")
+    DataSource dataSource;
+
+    @PostConstruct
+    void migrate() {
+        MigrateResult result = Flyway.configure(getClass().getClassLoader())
+                .dataSource(dataSource)
+                .locations("classpath:db/migration") // holds an empty flyway.location: Liberty's class
+                .callbackLocations(new String[0])     // loader resolves files, not folders
+                .failOnMissingLocations(true)
+                .load()
+                .migrate();
+        LOG.info(() -> "Schema at version " + result.targetSchemaVersion
+                + " (" + result.migrationsExecuted + " migration(s) applied now)");
+    }
+}

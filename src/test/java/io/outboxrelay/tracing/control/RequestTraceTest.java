@@ -1,0 +1,43 @@
+package io.outboxrelay.tracing.control;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RequestTraceTest {
+
+    private final RequestTrace trace = new RequestTrace();
+
+    @Test
+    void aWellFormedTraceparentIsKept() {
+        trace.traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+
+        assertThat(trace.traceparent()).contains("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+    }
+
+    @Test
+    void malformedOrAllZeroTraceparentsAreDropped() {
+        for (String bad : new String[] {
+                "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01", // upper case
+                "00-00000000000000000000000000000000-00f067aa0ba902b7-01", // zero trace id
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01", // zero parent id
+                "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", // forbidden version
+                "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7",    // no flags
+                "'; DROP TABLE outbox_event; --"}) {
+            trace.traceparent(bad);
+            assertThat(trace.traceparent()).as(bad).isEmpty();
+        }
+    }
+
+    @Test
+    void aCorrelationIdIsKeptOnlyWhenItIsShortAndPlain() {
+        trace.correlationId("checkout-42:retry.1");
+        assertThat(trace.correlationId()).contains("checkout-42:retry.1");
+
+        trace.correlationId("x".repeat(101));
+        assertThat(trace.correlationId()).isEmpty();
+
+        trace.correlationId("<script>");
+        assertThat(trace.correlationId()).isEmpty();
+    }
+}
