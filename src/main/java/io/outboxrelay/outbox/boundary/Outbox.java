@@ -3,9 +3,11 @@ package io.outboxrelay.outbox.boundary;
 import io.outboxrelay.outbox.control.EventHeaders;
 import io.outboxrelay.outbox.control.EventIds;
 import io.outboxrelay.outbox.control.TopicNames;
+import io.outboxrelay.outbox.entity.EventAppended;
 import io.outboxrelay.outbox.entity.OutboxEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
@@ -49,6 +51,9 @@ public class Outbox {
     @Inject
     Clock clock;
 
+    @Inject
+    Event<EventAppended> appended;
+
     private final Jsonb jsonb = JsonbBuilder.create();
 
     /** Appends a version-1 event; returns its event id. */
@@ -74,6 +79,7 @@ public class Outbox {
                 topics.topicFor(aggregateType), jsonb.toJson(payload), jsonb.toJson(eventHeaders.of(headers)),
                 OffsetDateTime.now(clock));
         em.persist(event);
+        appended.fire(new EventAppended(eventId, event.getTopic()));
         return eventId;
     }
 

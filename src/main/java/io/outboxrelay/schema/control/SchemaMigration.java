@@ -32,8 +32,10 @@ public class SchemaMigration {
     void migrate() {
         MigrateResult result = Flyway.configure(getClass().getClassLoader())
                 .dataSource(dataSource)
-                .locations("classpath:db/migration") // holds an empty flyway.location: Liberty's class
-                .callbackLocations(new String[0])     // loader resolves files, not folders
+                // db/migration holds an empty flyway.location: Liberty's class loader resolves files,
+                // not folders. Callbacks, should we need any, live there too.
+                .locations("classpath:db/migration")
+                .callbackLocations("classpath:db/migration")
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();

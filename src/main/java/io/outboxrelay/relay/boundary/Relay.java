@@ -1,0 +1,98 @@
+package io.outboxrelay.relay.boundary;
+
+import io.outboxrelay.relay.control.RelayRound;
+import io.outboxrelay.relay.control.RelaySettings;
+import io.outboxrelay.relay.control.RelayStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * Starts the relay's workers when the application starts (after the schema migration) and
+ * stops them when it stops: the round in flight finishes, then every lease still held is
+ * released so another server can take the rows at once. {@code outbox.relay.enabled=false}
+ * keeps this server from relaying.
+ */
+@Startup
+@Singleton
+@DependsOn("SchemaMigration")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Relay {
+
+    private static final Logger LOG = Logger.getLogger(Relay.class.getName());
+    private static final long STOP_GRACE_MS = 20_000;
+
+    @Resource
+    ManagedScheduledExecutorService executor;
+
+    @Inject
+    RelaySettings settings;
+
+    @Inject
+    RelayRound round;
+
+    @Inject
+    RelayStore store;
+
+    @Inject
+    Clock clock;
+
+    private final List<RelayWorker> workers = new ArrayList<>();
+    private final List<ScheduledFuture<?>> polls = new ArrayList<>();
+
+    @PostConstruct
+    void start() {
+        if (!settings.enabled()) {
+            LOG.info("Relay disabled on this server (outbox.relay.enabled=false)");
+            return;
+        }
+        for (int i = 0; i < settings.workers(); i++) {
+            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor);
+            workers.add(worker);
+            long poll = settings.pollInterval().toMillis();
+            polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
+        }
+        LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
+                + ", batch " + settings.batchSize() + ", ordering " + settings.ordering());
+    }
+
+    /** Publishes now rather than at the next poll; cheap to call often. */
+    public void wake() {
+        workers.forEach(RelayWorker::wake);
+    }
+
+    @PreDestroy
+    void stop() {
+        polls.forEach(poll -> poll.cancel(false));
+        workers.forEach(RelayWorker::stop);
+        for (RelayWorker worker : workers) {
+            worker.awaitIdle(STOP_GRACE_MS);
+            try {
+                int released = store.releaseAll(worker.owner(), clock.instant());
+                if (released > 0) {
+                    LOG.info(() -> "Relay stopping: released " + released + " leased row(s) of " + worker.owner());
+                }
+            } catch (java.sql.SQLException e) {
+                LOG.warning(() -> "Relay stopping: could not release the leases of " + worker.owner()
+                        + "; they expire on their own: " + e.getMessage());
+            }
+        }
+    }
+}

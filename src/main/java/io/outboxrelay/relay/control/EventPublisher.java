@@ -1,0 +1,124 @@
+package io.outboxrelay.relay.control;
+
+import io.outboxrelay.kafka.control.KafkaSettings;
+import io.outboxrelay.relay.entity.PublishResult;
+import io.outboxrelay.relay.entity.PublishResult.Acked;
+import io.outboxrelay.relay.entity.PublishResult.Failed;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Sends records with one long-lived, idempotent, acks=all producer: a whole batch asynchronously,
+ * then waits (bounded) for every acknowledgement.
+ */
+@ApplicationScoped
+public class EventPublisher {
+
+    @Inject
+    KafkaSettings kafka;
+
+    @Inject
+    RelaySettings settings;
+
+    private Producer<String, byte[]> producer;
+
+    /** Publishes records keyed by row id; every row gets a result, in the same order. */
+    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records) throws InterruptedException {
+        Producer<String, byte[]> producer = producer();
+        Map<String, Throwable> unusableTopics = checkTopics(producer, records.values().stream()
+                .map(ProducerRecord::topic).distinct().toList());
+        Map<Long, CompletableFuture<PublishResult>> pending = new LinkedHashMap<>();
+        records.forEach((id, record) -> pending.put(id, send(producer, record, unusableTopics.get(record.topic()))));
+        return await(pending);
+    }
+
+    /**
+     * Asking for a topic's partitions once per batch makes a missing topic fail fast for all its
+     * records together, instead of blocking on metadata once per record.
+     */
+    private static Map<String, Throwable> checkTopics(Producer<String, byte[]> producer, List<String> topics) {
+        Map<String, Throwable> unusable = new HashMap<>();
+        for (String topic : topics) {
+            try {
+                producer.partitionsFor(topic);
+            } catch (RuntimeException problem) {
+                unusable.put(topic, problem);
+            }
+        }
+        return unusable;
+    }
+
+    private static CompletableFuture<PublishResult> send(Producer<String, byte[]> producer,
+                                                         ProducerRecord<String, byte[]> record, Throwable topicProblem) {
+        CompletableFuture<PublishResult> result = new CompletableFuture<>();
+        if (topicProblem != null) {
+            result.complete(new Failed(topicProblem));
+            return result;
+        }
+        try {
+            producer.send(record, (metadata, error) -> result.complete(error == null
+                    ? new Acked(metadata.partition(), metadata.offset())
+                    : new Failed(error)));
+        } catch (RuntimeException refused) { // serialization, size checks, closed producer
+            result.complete(new Failed(refused));
+        }
+        return result;
+    }
+
+    private Map<Long, PublishResult> await(Map<Long, CompletableFuture<PublishResult>> pending) throws InterruptedException {
+        CompletableFuture<Void> all = CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new));
+        try {
+            all.get(settings.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException notAllAcked) {
+            // unacked records are reported as timed out below
+        }
+        Map<Long, PublishResult> results = new LinkedHashMap<>();
+        pending.forEach((id, future) -> results.put(id, future.getNow(new Failed(
+                new org.apache.kafka.common.errors.TimeoutException("no acknowledgement within "
+                        + settings.sendTimeout().toMillis() + " ms")))));
+        return results;
+    }
+
+    private synchronized Producer<String, byte[]> producer() {
+        if (producer == null) {
+            Map<String, Object> properties = kafka.clientProperties("relay");
+            properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+            properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+            properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+            properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+            properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+            properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 25_000);
+            properties.putAll(settings.producerOverrides());
+            // not overridable: the relay's guarantees rest on them
+            properties.put(ProducerConfig.ACKS_CONFIG, "all");
+            properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+        }
+        return producer;
+    }
+
+    @PreDestroy
+    synchronized void close() {
+        if (producer != null) {
+            producer.close(Duration.ofSeconds(5));
+            producer = null;
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package io.outboxrelay.relay.control;
+
+import io.outboxrelay.relay.control.Outcomes.Retry;
+import io.outboxrelay.relay.control.Outcomes.Sent;
+import io.outboxrelay.relay.control.RelaySettings.Ordering;
+import io.outboxrelay.relay.entity.ClaimedEvent;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+
+import javax.sql.DataSource;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The relay's SQL: one statement per batch for each step, each in its own short transaction
+ * (auto-commit on the non-JTA data source), never inside a business transaction. Every update
+ * is guarded by the lease ({@code status = 'IN_FLIGHT' AND lease_owner = ?}), so a relay that
+ * lost its lease cannot overwrite the work of the one that took it over.
+ */
+@ApplicationScoped
+public class RelayStore {
+
+    /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
+    private static final int ORDERING_SCAN_FACTOR = 4;
+
+    private static final String CLAIMED_COLUMNS = """
+            o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
+            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
+
+    /**
+     * Claims due rows in (next_attempt_at, id) order: the partial index's own order, which keeps
+     * the claim fast however many SENT rows pile up. An IN_FLIGHT row is due when its lease ends,
+     * because the claim sets next_attempt_at to the lease's end.
+     * The locking step is a CTE, so PostgreSQL runs it once whatever plan it picks.
+     */
+    private static final String CLAIM_UNORDERED = """
+            WITH claimable AS (
+                SELECT c.id FROM outbox_event c
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                 ORDER BY c.next_attempt_at, c.id
+                 LIMIT ?
+                 FOR UPDATE SKIP LOCKED)
+            UPDATE outbox_event o
+               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
+              FROM claimable WHERE o.id = claimable.id
+            RETURNING""" + " " + CLAIMED_COLUMNS;
+
+    /**
+     * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING
+     * in backoff or IN_FLIGHT elsewhere), so each aggregate's events reach Kafka in id order.
+     * The scan is bounded to the first due rows so a deep backlog of blocked rows stays cheap.
+     */
+    private static final String CLAIM_IN_AGGREGATE_ORDER = """
+            WITH window_ AS (
+                SELECT c.id FROM outbox_event c
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                 ORDER BY c.next_attempt_at, c.id
+                 LIMIT ?),
+            claimable AS (
+                SELECT c.id FROM outbox_event c
+                 WHERE c.id IN (SELECT id FROM window_)
+                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                   AND NOT EXISTS (
+                       SELECT 1 FROM outbox_event earlier
+                        WHERE earlier.aggregate_type = c.aggregate_type
+                          AND earlier.aggregate_id = c.aggregate_id
+                          AND earlier.id < c.id
+                          AND earlier.status IN (%s))
+                 ORDER BY c.next_attempt_at, c.id
+                 LIMIT ?
+                 FOR UPDATE OF c SKIP LOCKED)
+            UPDATE outbox_event o
+               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
+              FROM claimable WHERE o.id = claimable.id
+            RETURNING""" + " " + CLAIMED_COLUMNS;
+
+    private static final String MARK_SENT = """
+            UPDATE outbox_event o
+               SET status = 'SENT', kafka_partition = s.partition_, kafka_offset = s.offset_, published_at = ?,
+                   lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM unnest(?::bigint[], ?::int[], ?::bigint[]) AS s(id, partition_, offset_)
+             WHERE o.id = s.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+
+    private static final String SCHEDULE_RETRY = """
+            UPDATE outbox_event o
+               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = r.next_at::timestamptz,
+                   last_error = r.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
+                   lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(id, next_at, error)
+             WHERE o.id = r.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+
+    private static final String MARK_FAILED = """
+            UPDATE outbox_event o
+               SET status = f.status, attempts = f.attempts, last_error = f.error, last_attempt_at = ?,
+                   first_failed_at = coalesce(o.first_failed_at, ?), lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS f(id, status, attempts, error)
+             WHERE o.id = f.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+
+    private static final String RELEASE = """
+            UPDATE outbox_event
+               SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+             WHERE id = ANY (?::bigint[]) AND status = 'IN_FLIGHT' AND lease_owner = ?""";
+
+    private static final String RELEASE_ALL = """
+            UPDATE outbox_event
+               SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+             WHERE status = 'IN_FLIGHT' AND lease_owner = ?""";
+
+    /** A dead-lettering decision as the store records it. */
+    public record Failure(long id, String status, int attempts, String error) {
+    }
+
+    @Resource(lookup = "jdbc/outboxNonTx")
+    DataSource dataSource;
+
+    public List<ClaimedEvent> claim(String owner, Instant now, Instant leaseUntil, int limit,
+                                    Ordering ordering, boolean blockOnDead) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            PreparedStatement claim;
+            int i = 1;
+            if (ordering == Ordering.NONE) {
+                claim = connection.prepareStatement(CLAIM_UNORDERED);
+                claim.setObject(i++, utc(now));
+                claim.setInt(i++, limit);
+            } else {
+                String waiting = blockOnDead ? "'PENDING', 'IN_FLIGHT', 'DLT', 'DEAD'" : "'PENDING', 'IN_FLIGHT'";
+                claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
+                claim.setObject(i++, utc(now));
+                claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
+                claim.setObject(i++, utc(now));
+                claim.setInt(i++, limit);
+            }
+            try (claim) {
+                claim.setString(i++, owner);
+                claim.setObject(i++, utc(leaseUntil));
+                claim.setObject(i++, utc(leaseUntil));
+                claim.setObject(i, utc(now));
+                List<ClaimedEvent> claimed = new ArrayList<>();
+                try (ResultSet rows = claim.executeQuery()) {
+                    while (rows.next()) {
+                        claimed.add(claimedEvent(rows));
+                    }
+                }
+                claimed.sort(Comparator.comparingLong(ClaimedEvent::id));
+                return claimed;
+            }
+        }
+    }
+
+    public void markSent(String owner, List<Sent> sent, Instant now) throws SQLException {
+        if (sent.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(MARK_SENT)) {
+            update.setObject(1, utc(now));
+            update.setObject(2, utc(now));
+            update.setArray(3, connection.createArrayOf("bigint", sent.stream().map(Sent::id).toArray()));
+            update.setArray(4, connection.createArrayOf("integer", sent.stream().map(Sent::partition).toArray()));
+            update.setArray(5, connection.createArrayOf("bigint", sent.stream().map(Sent::offset).toArray()));
+            update.setString(6, owner);
+            update.executeUpdate();
+        }
+    }
+
+    public void scheduleRetries(String owner, List<Retry> retries, Instant now) throws SQLException {
+        if (retries.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(SCHEDULE_RETRY)) {
+            update.setObject(1, utc(now));
+            update.setObject(2, utc(now));
+            update.setObject(3, utc(now));
+            update.setArray(4, connection.createArrayOf("bigint", retries.stream().map(Retry::id).toArray()));
+            update.setArray(5, connection.createArrayOf("text",
+                    retries.stream().map(retry -> retry.nextAttemptAt().toString()).toArray()));
+            update.setArray(6, connection.createArrayOf("text", retries.stream().map(Retry::error).toArray()));
+            update.setString(7, owner);
+            update.executeUpdate();
+        }
+    }
+
+    public void markFailed(String owner, List<Failure> failures, Instant now) throws SQLException {
+        if (failures.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(MARK_FAILED)) {
+            update.setObject(1, utc(now));
+            update.setObject(2, utc(now));
+            update.setObject(3, utc(now));
+            update.setArray(4, connection.createArrayOf("bigint", failures.stream().map(Failure::id).toArray()));
+            update.setArray(5, connection.createArrayOf("text", failures.stream().map(Failure::status).toArray()));
+            update.setArray(6, connection.createArrayOf("integer", failures.stream().map(Failure::attempts).toArray()));
+            update.setArray(7, connection.createArrayOf("text", failures.stream().map(Failure::error).toArray()));
+            update.setString(8, owner);
+            update.executeUpdate();
+        }
+    }
+
+    /** Gives rows back without spending an attempt: Kafka was down, or this server is stopping. */
+    public void release(String owner, List<Long> ids, Instant nextAttemptAt, Instant now) throws SQLException {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(RELEASE)) {
+            update.setObject(1, utc(nextAttemptAt));
+            update.setObject(2, utc(now));
+            update.setArray(3, connection.createArrayOf("bigint", ids.toArray()));
+            update.setString(4, owner);
+            update.executeUpdate();
+        }
+    }
+
+    public int releaseAll(String owner, Instant now) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(RELEASE_ALL)) {
+            update.setObject(1, utc(now));
+            update.setObject(2, utc(now));
+            update.setString(3, owner);
+            return update.executeUpdate();
+        }
+    }
+
+    private static ClaimedEvent claimedEvent(ResultSet row) throws SQLException {
+        return new ClaimedEvent(row.getLong("id"), (UUID) row.getObject("event_id"),
+                row.getString("aggregate_type"), row.getString("aggregate_id"), row.getString("event_type"),
+                row.getInt("event_version"), row.getString("topic"), row.getString("payload"),
+                headers(row.getString("headers")), row.getInt("attempts"),
+                row.getObject("created_at", OffsetDateTime.class), row.getObject("first_failed_at", OffsetDateTime.class));
+    }
+
+    private static Map<String, String> headers(String json) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+            JsonObject object = reader.readObject();
+            object.forEach((name, value) -> headers.put(name,
+                    value instanceof JsonString text ? text.getString() : value.toString()));
+        }
+        return headers;
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,99 @@
+package io.outboxrelay.relay;
+
+import io.outboxrelay.support.Api;
+import io.outboxrelay.support.Kafka;
+import io.outboxrelay.support.OutboxRows;
+import io.outboxrelay.support.OutboxRows.Event;
+import io.outboxrelay.support.OutboxRows.Inserted;
+import io.outboxrelay.support.OutboxRows.Row;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+import static io.outboxrelay.support.EventRecords.assertCarriesEvent;
+import static io.outboxrelay.support.EventRecords.eventIds;
+import static io.outboxrelay.support.Kafka.header;
+import static java.util.stream.Collectors.groupingBy;
+import static java.util.stream.Collectors.toMap;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Committed outbox rows reach Kafka exactly once each, in order per aggregate, as CloudEvents
+ * records, while the server's two relay workers claim from the same table at the same time.
+ */
+class RelayPublishingIT {
+
+    @BeforeAll
+    static void serverIsReady() {
+        Api.awaitReady(Duration.ofMinutes(3));
+    }
+
+    @Test
+    void everyEventArrivesOnceInOrderPerAggregateAndItsRowSaysWhereItLanded() {
+        String topic = Kafka.uniqueTopic("relay-publishing");
+        Kafka.createTopic(topic, 3);
+        List<String> aggregates = IntStream.range(0, 6).mapToObj(i -> "shipment-" + i + "-" + UUID.randomUUID()).toList();
+        List<Event> events = IntStream.range(0, 60)
+                .mapToObj(i -> Event.of(topic, aggregates.get(i % 6), "{\"sequence\": " + i + ", \"parcels\": [\"p-" + i + "\"]}"))
+                .toList();
+
+        List<Inserted> inserted = OutboxRows.insertAll(events);
+        Map<UUID, Row> rows = OutboxRows.awaitAllSent(topic, events.size()).stream()
+                .collect(toMap(Row::eventId, Function.identity()));
+        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
+
+        assertThat(eventIds(records))
+                .as("each event published exactly once, although two workers claim concurrently")
+                .doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(inserted.stream().map(row -> row.eventId().toString()).toList());
+        Map<String, Inserted> insertedByEventId = inserted.stream()
+                .collect(toMap(row -> row.eventId().toString(), Function.identity()));
+        for (ConsumerRecord<String, String> record : records) {
+            Inserted event = insertedByEventId.get(header(record, "ce_id"));
+            Row row = rows.get(event.eventId());
+            assertCarriesEvent(record, event, row);
+            assertThat(row.kafkaPartition()).as("partition recorded for " + event.eventId()).isEqualTo(record.partition());
+            assertThat(row.kafkaOffset()).as("offset recorded for " + event.eventId()).isEqualTo(record.offset());
+            assertThat(row.publishedAt()).as("publication time of " + event.eventId()).isNotNull();
+        }
+        assertEachAggregateIsConsumedInTheOrderItWasWritten(inserted, records);
+    }
+
+    @Test
+    void anEventLeftInFlightByAVanishedServerIsPublishedOnceItsLeaseHasExpired() {
+        String topic = Kafka.uniqueTopic("relay-lease");
+        Kafka.createTopic(topic, 1);
+
+        Inserted abandoned = OutboxRows.insertAbandoned(
+                Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-1\"]}"), "some-vanished-server");
+        Row row = OutboxRows.awaitStatus(abandoned.id(), "SENT");
+
+        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
+        assertThat(eventIds(records)).containsExactly(abandoned.eventId().toString());
+        assertCarriesEvent(records.get(0), abandoned, row);
+    }
+
+    /** One key, one partition: a consumer of that partition sees the aggregate's events in id order. */
+    private static void assertEachAggregateIsConsumedInTheOrderItWasWritten(List<Inserted> inserted,
+                                                                           List<ConsumerRecord<String, String>> records) {
+        Map<String, List<ConsumerRecord<String, String>>> consumed = records.stream() // in (partition, offset) order
+                .collect(groupingBy(ConsumerRecord::key));
+        inserted.stream().collect(groupingBy(row -> row.event().aggregateId())).forEach((aggregate, written) -> {
+            List<ConsumerRecord<String, String>> ofAggregate = consumed.get(aggregate);
+            assertThat(ofAggregate).extracting(ConsumerRecord::partition).as("partitions of " + aggregate)
+                    .containsOnly(ofAggregate.get(0).partition());
+            assertThat(eventIds(ofAggregate)).as("consumption order of " + aggregate)
+                    .containsExactlyElementsOf(written.stream()
+                            .sorted(Comparator.comparingLong(Inserted::id))
+                            .map(row -> row.eventId().toString()).toList());
+        });
+    }
+}
