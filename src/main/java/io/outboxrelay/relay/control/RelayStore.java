@@ -164,80 +164,83 @@ public class RelayStore {
     }
 
     public void markSent(String owner, List<Sent> sent, Instant now) throws SQLException {
-        if (sent.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(MARK_SENT)) {
-            update.setObject(1, utc(now));
-            update.setObject(2, utc(now));
-            update.setArray(3, connection.createArrayOf("bigint", sent.stream().map(Sent::id).toArray()));
-            update.setArray(4, connection.createArrayOf("integer", sent.stream().map(Sent::partition).toArray()));
-            update.setArray(5, connection.createArrayOf("bigint", sent.stream().map(Sent::offset).toArray()));
-            update.setString(6, owner);
-            update.executeUpdate();
+        if (!sent.isEmpty()) {
+            update(MARK_SENT, (connection, update) -> {
+                update.setObject(1, utc(now));
+                update.setObject(2, utc(now));
+                update.setArray(3, array(connection, "bigint", sent, Sent::id));
+                update.setArray(4, array(connection, "integer", sent, Sent::partition));
+                update.setArray(5, array(connection, "bigint", sent, Sent::offset));
+                update.setString(6, owner);
+            });
         }
     }
 
     public void scheduleRetries(String owner, List<Retry> retries, Instant now) throws SQLException {
-        if (retries.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(SCHEDULE_RETRY)) {
-            update.setObject(1, utc(now));
-            update.setObject(2, utc(now));
-            update.setObject(3, utc(now));
-            update.setArray(4, connection.createArrayOf("bigint", retries.stream().map(Retry::id).toArray()));
-            update.setArray(5, connection.createArrayOf("text",
-                    retries.stream().map(retry -> retry.nextAttemptAt().toString()).toArray()));
-            update.setArray(6, connection.createArrayOf("text", retries.stream().map(Retry::error).toArray()));
-            update.setString(7, owner);
-            update.executeUpdate();
+        if (!retries.isEmpty()) {
+            update(SCHEDULE_RETRY, (connection, update) -> {
+                update.setObject(1, utc(now));
+                update.setObject(2, utc(now));
+                update.setObject(3, utc(now));
+                update.setArray(4, array(connection, "bigint", retries, Retry::id));
+                update.setArray(5, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
+                update.setArray(6, array(connection, "text", retries, Retry::error));
+                update.setString(7, owner);
+            });
         }
     }
 
     public void markFailed(String owner, List<Failure> failures, Instant now) throws SQLException {
-        if (failures.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(MARK_FAILED)) {
-            update.setObject(1, utc(now));
-            update.setObject(2, utc(now));
-            update.setObject(3, utc(now));
-            update.setArray(4, connection.createArrayOf("bigint", failures.stream().map(Failure::id).toArray()));
-            update.setArray(5, connection.createArrayOf("text", failures.stream().map(Failure::status).toArray()));
-            update.setArray(6, connection.createArrayOf("integer", failures.stream().map(Failure::attempts).toArray()));
-            update.setArray(7, connection.createArrayOf("text", failures.stream().map(Failure::error).toArray()));
-            update.setString(8, owner);
-            update.executeUpdate();
+        if (!failures.isEmpty()) {
+            update(MARK_FAILED, (connection, update) -> {
+                update.setObject(1, utc(now));
+                update.setObject(2, utc(now));
+                update.setObject(3, utc(now));
+                update.setArray(4, array(connection, "bigint", failures, Failure::id));
+                update.setArray(5, array(connection, "text", failures, Failure::status));
+                update.setArray(6, array(connection, "integer", failures, Failure::attempts));
+                update.setArray(7, array(connection, "text", failures, Failure::error));
+                update.setString(8, owner);
+            });
         }
     }
 
     /** Gives rows back without spending an attempt: Kafka was down, or this server is stopping. */
     public void release(String owner, List<Long> ids, Instant nextAttemptAt, Instant now) throws SQLException {
-        if (ids.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(RELEASE)) {
-            update.setObject(1, utc(nextAttemptAt));
-            update.setObject(2, utc(now));
-            update.setArray(3, connection.createArrayOf("bigint", ids.toArray()));
-            update.setString(4, owner);
-            update.executeUpdate();
+        if (!ids.isEmpty()) {
+            update(RELEASE, (connection, update) -> {
+                update.setObject(1, utc(nextAttemptAt));
+                update.setObject(2, utc(now));
+                update.setArray(3, array(connection, "bigint", ids, id -> id));
+                update.setString(4, owner);
+            });
         }
     }
 
     public int releaseAll(String owner, Instant now) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement update = connection.prepareStatement(RELEASE_ALL)) {
+        return update(RELEASE_ALL, (connection, update) -> {
             update.setObject(1, utc(now));
             update.setObject(2, utc(now));
             update.setString(3, owner);
+        });
+    }
+
+    @FunctionalInterface
+    private interface Parameters {
+        void bind(Connection connection, PreparedStatement statement) throws SQLException;
+    }
+
+    private int update(String sql, Parameters parameters) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement update = connection.prepareStatement(sql)) {
+            parameters.bind(connection, update);
             return update.executeUpdate();
         }
+    }
+
+    private static <T> java.sql.Array array(Connection connection, String type, List<T> items,
+                                            java.util.function.Function<T, Object> column) throws SQLException {
+        return connection.createArrayOf(type, items.stream().map(column).toArray());
     }
 
     private static ClaimedEvent claimedEvent(ResultSet row) throws SQLException {
