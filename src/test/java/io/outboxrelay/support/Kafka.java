@@ -128,4 +128,35 @@ public final class Kafka {
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
                 new StringDeserializer(), new StringDeserializer());
     }
+
+    /** Produces one record (acks=all) and returns where it landed, as any producer on the cluster could. */
+    public static org.apache.kafka.clients.producer.RecordMetadata produce(String topic, String key, String value,
+                                                                           Map<String, String> headers) {
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+                     new org.apache.kafka.clients.producer.KafkaProducer<>(Map.of("bootstrap.servers", BOOTSTRAP, "acks", "all"),
+                             new org.apache.kafka.common.serialization.StringSerializer(),
+                             new org.apache.kafka.common.serialization.StringSerializer())) {
+            var record = new org.apache.kafka.clients.producer.ProducerRecord<>(topic, key, value);
+            headers.forEach((name, text) -> record.headers().add(name, text.getBytes(StandardCharsets.UTF_8)));
+            return producer.send(record).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not produce to " + topic, e);
+        }
+    }
+
+    /** Waits until {@code group} has committed past {@code offset} of that partition: it has handled the record. */
+    public static void awaitCommittedPast(String group, String topic, int partition, long offset) {
+        TopicPartition topicPartition = new TopicPartition(topic, partition);
+        try (Admin admin = admin()) {
+            Awaitility.await(group + " to commit past " + topicPartition + "@" + offset)
+                    .atMost(DEADLINE)
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
+                    .until(() -> {
+                        var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                                .get(10, TimeUnit.SECONDS).get(topicPartition);
+                        return committed != null && committed.offset() > offset;
+                    });
+        }
+    }
 }

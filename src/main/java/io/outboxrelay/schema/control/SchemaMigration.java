@@ -28,14 +28,22 @@ public class SchemaMigration {
     @Resource(lookup = "jdbc/outboxNonTx")
     DataSource dataSource;
 
+    /**
+     * Returns once the schema is migrated: the container holds callers of a startup singleton
+     * until its initialisation has finished. Work that may start before the application has
+     * (message consumers, say) calls this first.
+     */
+    public void awaitMigrated() {
+        // nothing to do: reaching this method is the proof
+    }
+
     @PostConstruct
     void migrate() {
         MigrateResult result = Flyway.configure(getClass().getClassLoader())
                 .dataSource(dataSource)
-                // db/migration holds an empty flyway.location: Liberty's class loader resolves files,
-                // not folders. Callbacks, should we need any, live there too.
+                // db/migration and db/callback each hold an empty flyway.location: Liberty's class
+                // loader resolves files, not folders
                 .locations("classpath:db/migration")
-                .callbackLocations("classpath:db/migration")
                 .failOnMissingLocations(true)
                 .load()
                 .migrate();

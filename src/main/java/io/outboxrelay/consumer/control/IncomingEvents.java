@@ -1,0 +1,58 @@
+package io.outboxrelay.consumer.control;
+
+import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.consumer.entity.PoisonRecordException;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonReader;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/** Reads the event out of a Kafka record written by the relay (or any CloudEvents producer). */
+public final class IncomingEvents {
+
+    private IncomingEvents() {
+    }
+
+    public static IncomingEvent of(ConsumerRecord<String, String> record) {
+        String id = header(record, "ce_id");
+        if (id == null) {
+            id = header(record, "id");
+        }
+        if (id == null) {
+            throw new PoisonRecordException("the record has no event id (neither a ce_id nor an id header)");
+        }
+        UUID eventId;
+        try {
+            eventId = UUID.fromString(id);
+        } catch (IllegalArgumentException notUuid) {
+            throw new PoisonRecordException("the record's event id is not a UUID: " + truncated(id));
+        }
+        if (record.value() == null || !isJson(record.value())) {
+            throw new PoisonRecordException("the payload of event " + eventId + " is not JSON");
+        }
+        return new IncomingEvent(eventId, header(record, "ce_type"), record.key(), record.value());
+    }
+
+    public static String header(ConsumerRecord<?, ?> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    private static boolean isJson(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            reader.readValue();
+            return true;
+        } catch (JsonException notJson) {
+            return false;
+        }
+    }
+
+    private static String truncated(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
+}
