@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 public class TestTopics implements LauncherSessionListener {
 
     private static final List<String> SAMPLE_TOPICS = List.of("order.events", "order.events.DLT",
-            "order.events.inventory.DLT", "order.events.notifications.DLT");
+            "order.events.inventory.DLT", "order.events.notifications.DLT",
+            "flaky.events", "flaky.events.flaky-it.DLT");
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {

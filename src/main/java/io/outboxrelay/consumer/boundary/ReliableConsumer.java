@@ -6,7 +6,6 @@ import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.relay.control.Backoff;
-import io.outboxrelay.schema.control.SchemaMigration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -42,9 +41,6 @@ public class ReliableConsumer {
     Clock clock;
 
     @Inject
-    SchemaMigration schema;
-
-    @Inject
     @ConfigProperty(name = "outbox.consumer.max-attempts", defaultValue = "5")
     int maxAttempts;
 
@@ -59,7 +55,6 @@ public class ReliableConsumer {
     public CompletionStage<Void> consume(String group, Message<String> message, Consumer<IncomingEvent> handler) {
         @SuppressWarnings("unchecked")
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
-        schema.awaitMigrated(); // channels may deliver before the application has finished starting
         try {
             AtomicReference<Outcome> outcome = new AtomicReference<>();
             Retrying.Result result = retrying().run(() ->

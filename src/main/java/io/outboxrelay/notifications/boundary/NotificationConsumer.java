@@ -2,6 +2,7 @@ package io.outboxrelay.notifications.boundary;
 
 import io.outboxrelay.consumer.boundary.ReliableConsumer;
 import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.schema.control.SchemaMigration;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -20,11 +21,15 @@ public class NotificationConsumer {
     @Inject
     ReliableConsumer consumer;
 
+    @Inject
+    SchemaMigration schema;
+
     @PersistenceContext
     EntityManager em;
 
     @Incoming(GROUP)
     public CompletionStage<Void> onOrderEvent(Message<String> message) {
+        schema.awaitMigrated(); // channels may deliver before the application has finished starting
         return consumer.consume(GROUP, message, this::apply);
     }
 
