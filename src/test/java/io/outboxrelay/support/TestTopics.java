@@ -19,7 +19,7 @@ public class TestTopics implements LauncherSessionListener {
 
     private static final List<String> SAMPLE_TOPICS = List.of("order.events", "order.events.DLT",
             "order.events.inventory.DLT", "order.events.notifications.DLT",
-            "flaky.events", "flaky.events.flaky-it.DLT");
+            "flaky.events", "flaky.events.flaky-it.DLT", "redelivery.events", "redelivery.events.redelivery-it.DLT");
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {

@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonReader;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
@@ -23,8 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 @ApplicationScoped
 public class FlakyConsumer {
 
-    public static final String GROUP = "flaky-it";
-
     private final Map<UUID, AtomicInteger> calls = new ConcurrentHashMap<>();
 
     @Inject
@@ -33,9 +32,13 @@ public class FlakyConsumer {
     @Inject
     NotificationRows notifications;
 
+    @Inject
+    @ConfigProperty(name = "mp.messaging.incoming.flaky.group.id")
+    String group;
+
     @Incoming("flaky")
     public CompletionStage<Void> onEvent(Message<String> message) {
-        return consumer.consume(GROUP, message, this::handle);
+        return consumer.consume(group, message, this::handle);
     }
 
     void handle(IncomingEvent event) {
