@@ -31,6 +31,21 @@ public final class Api {
     private Api() {
     }
 
+    /** Basic-auth headers of the local test users (operator may replay, viewer only reads). */
+    public static final Map<String, String> OPERATOR =
+            basic("operator", System.getProperty("it.operator.password", "it-operator-pw"));
+    public static final Map<String, String> VIEWER =
+            basic("viewer", System.getProperty("it.viewer.password", "it-viewer-pw"));
+
+    private static Map<String, String> basic(String user, String password) {
+        return Map.of("Authorization", "Basic " + java.util.Base64.getEncoder()
+                .encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
+    public static Answer get(String path, Map<String, String> headers) {
+        return send(HttpRequest.newBuilder(uri(path)).GET(), headers);
+    }
+
     /** Waits until the server says it is ready (database and Kafka reachable). */
     public static void awaitReady(Duration deadline) {
         Awaitility.await("the server at " + BASE_URL + " to become ready")
@@ -48,6 +63,12 @@ public final class Api {
         public JsonObject json() {
             try (JsonReader reader = Json.createReader(new StringReader(body))) {
                 return reader.readObject();
+            }
+        }
+
+        public jakarta.json.JsonArray jsonArray() {
+            try (JsonReader reader = Json.createReader(new StringReader(body))) {
+                return reader.readArray();
             }
         }
 

@@ -48,4 +48,16 @@ public final class Database {
     public static long count(String sql, Object... parameters) {
         return ((Number) rows(sql, parameters).get(0).values().iterator().next()).longValue();
     }
+
+    public static int update(String sql, Object... parameters) {
+        try (Connection connection = connect();
+             PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 }

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -52,30 +51,46 @@ public class ReliableConsumer {
     @ConfigProperty(name = "outbox.consumer.backoff.cap-ms", defaultValue = "30000")
     long backoffCapMs;
 
+    /**
+     * Never fails the returned stage: a failed stage would end the channel's stream and stop the
+     * consumer for good. What cannot be handled is dead-lettered; a dead letter Kafka will not
+     * take is retried until it does, holding the partition (nothing is skipped, nothing lost).
+     */
     public CompletionStage<Void> consume(String group, Message<String> message, Consumer<IncomingEvent> handler) {
         @SuppressWarnings("unchecked")
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
         try {
-            AtomicReference<Outcome> outcome = new AtomicReference<>();
-            Retrying.Result result = retrying().run(() ->
-                    outcome.set(idempotent.handleOnce(group, IncomingEvents.of(record), handler)));
+            Retrying.Result result = retrying().run(() -> idempotent.handleOnce(group, IncomingEvents.of(record), handler));
             if (result.passed() && result.attempts() > 0) {
-                LOG.info(() -> group + " handled " + record.topic() + "-" + record.partition() + "@" + record.offset()
-                        + " after " + result.attempts() + " failed attempt(s); last error: " + result.lastErrorOrNone());
+                LOG.info(() -> group + " handled " + where(record) + " after " + result.attempts()
+                        + " failed attempt(s); last error: " + result.lastErrorOrNone());
             }
             if (!result.passed()) {
-                deadLetters.send(group, record, result);
-                LOG.warning(() -> group + " dead-lettered " + record.topic() + "-" + record.partition() + "@"
-                        + record.offset() + " to " + ConsumerDeadLetters.topicFor(record.topic(), group)
-                        + " after " + result.attempts() + " attempt(s): " + result.lastError());
+                deadLetter(group, record, result);
             }
-            return message.ack();
-        } catch (InterruptedException interrupted) {
+        } catch (InterruptedException interrupted) { // server stopping: leave the record unacknowledged
             Thread.currentThread().interrupt();
-            return CompletableFuture.failedFuture(interrupted);
-        } catch (Exception deadLetterFailed) { // not acknowledged: the record comes back
-            return CompletableFuture.failedFuture(deadLetterFailed);
+            return CompletableFuture.completedFuture(null);
         }
+        return message.ack();
+    }
+
+    private void deadLetter(String group, ConsumerRecord<String, String> record, Retrying.Result failure)
+            throws InterruptedException {
+        Retrying untilAccepted = new Retrying(Integer.MAX_VALUE, new Backoff(Duration.ofMillis(backoffBaseMs),
+                Duration.ofMillis(backoffCapMs), 0.2), clock, duration -> Thread.sleep(duration.toMillis()));
+        Retrying.Result sent = untilAccepted.run(() -> deadLetters.send(group, record, failure));
+        if (sent.attempts() > 0) {
+            LOG.warning(() -> group + " could send the dead letter of " + where(record) + " only after "
+                    + sent.attempts() + " failed attempt(s): " + sent.lastErrorOrNone());
+        }
+        LOG.warning(() -> group + " dead-lettered " + where(record) + " to "
+                + ConsumerDeadLetters.topicFor(record.topic(), group) + " after " + failure.attempts()
+                + " attempt(s): " + failure.lastError());
+    }
+
+    private static String where(ConsumerRecord<?, ?> record) {
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
     }
 
     private Retrying retrying() {

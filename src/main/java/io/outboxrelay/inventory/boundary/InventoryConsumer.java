@@ -2,7 +2,7 @@ package io.outboxrelay.inventory.boundary;
 
 import io.outboxrelay.consumer.boundary.ReliableConsumer;
 import io.outboxrelay.consumer.entity.IncomingEvent;
-import io.outboxrelay.schema.control.SchemaMigration;
+import io.outboxrelay.schema.control.SchemaReady;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -15,6 +15,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 import java.io.StringReader;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /** Keeps {@code inventory_stock.reserved} in step with the orders on {@code order.events}. */
@@ -27,14 +28,14 @@ public class InventoryConsumer {
     ReliableConsumer consumer;
 
     @Inject
-    SchemaMigration schema;
+    SchemaReady schema;
 
     @PersistenceContext
     EntityManager em;
 
     @Incoming(GROUP)
     public CompletionStage<Void> onOrderEvent(Message<String> message) {
-        schema.awaitMigrated(); // channels may deliver before the application has finished starting
+        schema.await(Duration.ofMinutes(5)); // channels may deliver before the application has started
         return consumer.consume(GROUP, message, this::apply);
     }
 

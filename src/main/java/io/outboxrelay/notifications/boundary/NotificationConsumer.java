@@ -2,7 +2,7 @@ package io.outboxrelay.notifications.boundary;
 
 import io.outboxrelay.consumer.boundary.ReliableConsumer;
 import io.outboxrelay.consumer.entity.IncomingEvent;
-import io.outboxrelay.schema.control.SchemaMigration;
+import io.outboxrelay.schema.control.SchemaReady;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -10,6 +10,7 @@ import jakarta.persistence.PersistenceContext;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 /** Writes one {@code notification} row per order event, as a mail or push service would send one message. */
@@ -22,14 +23,14 @@ public class NotificationConsumer {
     ReliableConsumer consumer;
 
     @Inject
-    SchemaMigration schema;
+    SchemaReady schema;
 
     @PersistenceContext
     EntityManager em;
 
     @Incoming(GROUP)
     public CompletionStage<Void> onOrderEvent(Message<String> message) {
-        schema.awaitMigrated(); // channels may deliver before the application has finished starting
+        schema.await(Duration.ofMinutes(5)); // channels may deliver before the application has started
         return consumer.consume(GROUP, message, this::apply);
     }
 

@@ -27,10 +27,24 @@ public class UnexpectedFailureMapper implements ExceptionMapper<Throwable> {
                     "The request body could not be read: it must be well-formed JSON of the documented shape.")
                     .toResponse();
         }
+        if (isDatabaseUnavailable(failure)) {
+            return new Problem(503, "Service Unavailable",
+                    "The database is not reachable right now; nothing was changed. Try again shortly.").toResponse();
+        }
         String incident = UUID.randomUUID().toString();
         LOG.log(Level.SEVERE, "Unexpected failure, incident " + incident, failure);
         return new Problem(500, "Internal Server Error",
                 "The server failed to handle the request; incident " + incident + " is logged.").toResponse();
+    }
+
+    /** SQLState class 08: the connection failed, so the request's transaction did not happen. */
+    private static boolean isDatabaseUnavailable(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.sql.SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isUnreadableBody(Throwable failure) {

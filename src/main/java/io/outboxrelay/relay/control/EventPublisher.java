@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,14 +40,38 @@ public class EventPublisher {
 
     private Producer<String, byte[]> producer;
 
-    /** Publishes records keyed by row id; every row gets a result, in the same order. */
+    /** Publishes records keyed by row id, all at once; every row gets a result. */
     public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records) throws InterruptedException {
+        return publish(records, Set.of());
+    }
+
+    /**
+     * Publishes records keyed by row id; every row gets a result. The {@code isolated} ones
+     * (events that failed before) are sent one at a time after the others: a record the broker
+     * rejects can take the records batched with it down too (a batch holding a too-large record
+     * may only time out), so a suspect gets a batch of its own and cannot harm its neighbours twice.
+     */
+    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated)
+            throws InterruptedException {
         Producer<String, byte[]> producer = producer();
         Map<String, Throwable> unusableTopics = checkTopics(producer, records.values().stream()
                 .map(ProducerRecord::topic).distinct().toList());
         Map<Long, CompletableFuture<PublishResult>> pending = new LinkedHashMap<>();
-        records.forEach((id, record) -> pending.put(id, send(producer, record, unusableTopics.get(record.topic()))));
-        return await(pending);
+        records.forEach((id, record) -> {
+            if (!isolated.contains(id)) {
+                pending.put(id, send(producer, record, unusableTopics.get(record.topic())));
+            }
+        });
+        Map<Long, PublishResult> results = await(pending);
+        for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : records.entrySet()) {
+            if (isolated.contains(suspect.getKey())) {
+                CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(),
+                        unusableTopics.get(suspect.getValue().topic()));
+                producer.flush();
+                results.putAll(await(Map.of(suspect.getKey(), alone)));
+            }
+        }
+        return results;
     }
 
     /**

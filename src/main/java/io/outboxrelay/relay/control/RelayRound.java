@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
 
@@ -50,6 +52,9 @@ public class RelayRound {
     @Inject
     Clock clock;
 
+    @Inject
+    jakarta.enterprise.event.Event<io.outboxrelay.relay.entity.EventsPublished> published;
+
     /** Runs one round; returns how many rows it claimed (0 when idle or Kafka is down). */
     public int run(String owner) throws SQLException, InterruptedException {
         if (outage.inOutage()) {
@@ -68,12 +73,17 @@ public class RelayRound {
         }
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         claimed.forEach(event -> records.put(event.id(), KafkaRecords.of(event, settings.cloudEventsSource())));
-        Map<Long, PublishResult> results = publisher.publish(records);
+        Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
+                .map(ClaimedEvent::id).collect(Collectors.toSet());
+        Map<Long, PublishResult> results = publisher.publish(records, failedBefore);
 
         Instant done = clock.instant();
         Decision decision = new Outcomes(settings.maxAttempts(), settings.retryBackoff())
                 .decide(claimed, results, done, this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
         store.markSent(owner, decision.sent(), done);
+        if (!decision.sent().isEmpty()) {
+            published.fire(new io.outboxrelay.relay.entity.EventsPublished(decision.sent().size()));
+        }
         store.scheduleRetries(owner, decision.retries(), done);
         deadLetter(owner, decision.deadLetters());
         store.release(owner, decision.released(), done, done);

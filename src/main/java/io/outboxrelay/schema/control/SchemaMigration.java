@@ -28,14 +28,8 @@ public class SchemaMigration {
     @Resource(lookup = "jdbc/outboxNonTx")
     DataSource dataSource;
 
-    /**
-     * Returns once the schema is migrated: the container holds callers of a startup singleton
-     * until its initialisation has finished. Work that may start before the application has
-     * (message consumers, say) calls this first.
-     */
-    public void awaitMigrated() {
-        // nothing to do: reaching this method is the proof
-    }
+    @jakarta.inject.Inject
+    SchemaReady ready;
 
     @PostConstruct
     void migrate() {
@@ -49,5 +43,6 @@ public class SchemaMigration {
                 .migrate();
         LOG.info(() -> "Schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migration(s) applied now)");
+        ready.open();
     }
 }

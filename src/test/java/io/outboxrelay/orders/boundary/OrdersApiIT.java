@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import static io.outboxrelay.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The order API against the real server and PostgreSQL: what it answers, and what it committed. */
@@ -161,14 +162,5 @@ class OrdersApiIT {
         Answer created = Api.post("/api/orders", ORDER);
         assertThat(created.status()).isEqualTo(201);
         return UUID.fromString(created.json().getString("orderId"));
-    }
-
-    static void assertProblem(Answer answer, int status) {
-        assertThat(answer.status()).as(answer.body()).isEqualTo(status);
-        assertThat(answer.contentType()).startsWith("application/problem+json");
-        JsonObject problem = answer.json();
-        assertThat(problem.getInt("status")).isEqualTo(status);
-        assertThat(problem.getString("title")).isNotBlank();
-        assertThat(answer.body()).doesNotContain("Exception", "at io.", "at java.", "org.postgresql", "SQL");
     }
 }

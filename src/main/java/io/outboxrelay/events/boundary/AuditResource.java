@@ -1,0 +1,38 @@
+package io.outboxrelay.events.boundary;
+
+import io.outboxrelay.events.control.EventQueries;
+import io.outboxrelay.events.entity.AuditEntry;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/** The replay audit log, newest first. */
+@Path("audit")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({"operator", "viewer"})
+public class AuditResource {
+
+    @Inject
+    EventQueries queries;
+
+    @GET
+    public List<AuditEntry> entries(@QueryParam("cursor") String cursor, @QueryParam("size") String size) throws SQLException {
+        Integer pageSize = size == null || size.isBlank() ? null : parse(size);
+        return queries.audit(FilterParameters.cursor(cursor), FilterParameters.size(pageSize));
+    }
+
+    private static Integer parse(String size) {
+        try {
+            return Integer.valueOf(size.trim());
+        } catch (NumberFormatException notANumber) {
+            throw new io.outboxrelay.problem.boundary.InvalidInputException("'size' must be a whole number");
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.outboxrelay.events.boundary;
+
+import io.outboxrelay.events.entity.EventFilter;
+import io.outboxrelay.outbox.entity.EventStatus;
+import io.outboxrelay.problem.boundary.InvalidInputException;
+
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** Turns request parameters into a filter, refusing malformed ones with a 400 that says which and why. */
+final class FilterParameters {
+
+    static final int MAX_PAGE_SIZE = 200;
+    private static final int MAX_TEXT = 200;
+    private static final Pattern CANONICAL_UUID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private FilterParameters() {
+    }
+
+    static EventFilter filter(String eventId, String aggregateType, String aggregateId, String eventType,
+                              List<String> statuses, String from, String to) {
+        OffsetDateTime fromTime = time("from", from);
+        OffsetDateTime toTime = time("to", to);
+        if (fromTime != null && toTime != null && fromTime.isAfter(toTime)) {
+            throw new InvalidInputException("'from' must not be after 'to'");
+        }
+        return new EventFilter(uuid("eventId", eventId), text("aggregateType", aggregateType),
+                text("aggregateId", aggregateId), text("eventType", eventType), statuses(statuses), fromTime, toTime);
+    }
+
+    static UUID uuid(String name, String value) {
+        if (blank(value)) {
+            return null;
+        }
+        if (!CANONICAL_UUID.matcher(value.trim()).matches()) {
+            throw new InvalidInputException("'" + name + "' must be a UUID such as 0190f1c2-7d3a-7b4e-9c1d-2e3f4a5b6c7d");
+        }
+        return UUID.fromString(value.trim());
+    }
+
+    static int size(Integer size) {
+        int value = size == null ? 50 : size;
+        if (value < 1 || value > MAX_PAGE_SIZE) {
+            throw new InvalidInputException("'size' must be between 1 and " + MAX_PAGE_SIZE);
+        }
+        return value;
+    }
+
+    static Long cursor(String cursor) {
+        if (blank(cursor)) {
+            return null;
+        }
+        try {
+            long value = Long.parseLong(cursor.trim());
+            if (value < 1) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException notACursor) {
+            throw new InvalidInputException("'cursor' must be the nextCursor of an earlier page");
+        }
+    }
+
+    static Set<EventStatus> statuses(List<String> values) {
+        Set<EventStatus> statuses = EnumSet.noneOf(EventStatus.class);
+        if (values == null) {
+            return statuses;
+        }
+        for (String value : values) {
+            for (String part : value.split(",")) {
+                if (blank(part)) {
+                    continue;
+                }
+                try {
+                    statuses.add(EventStatus.valueOf(part.trim().toUpperCase(Locale.ROOT)));
+                } catch (IllegalArgumentException unknown) {
+                    throw new InvalidInputException("'status' must be one of " + EnumSet.allOf(EventStatus.class));
+                }
+            }
+        }
+        return statuses;
+    }
+
+    private static OffsetDateTime time(String name, String value) {
+        if (blank(value)) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value.trim());
+        } catch (DateTimeParseException notATime) {
+            throw new InvalidInputException("'" + name + "' must be an ISO-8601 time with offset, e.g. 2026-11-30T10:15:00Z");
+        }
+    }
+
+    private static String text(String name, String value) {
+        if (blank(value)) {
+            return null;
+        }
+        if (value.length() > MAX_TEXT) {
+            throw new InvalidInputException("'" + name + "' is at most " + MAX_TEXT + " characters");
+        }
+        return value;
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+}

@@ -1,0 +1,133 @@
+package io.outboxrelay.events.control;
+
+import io.outboxrelay.events.entity.AuditEntry;
+import io.outboxrelay.events.entity.EventDetail;
+import io.outboxrelay.events.entity.EventFilter;
+import io.outboxrelay.events.entity.EventPage;
+import io.outboxrelay.events.entity.EventSummary;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+
+import javax.sql.DataSource;
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Read-only queries for operators, newest first, paged by a keyset cursor (the row id). */
+@ApplicationScoped
+public class EventQueries {
+
+    private static final int LAST_ERROR_PREVIEW = 300;
+
+    @Resource(lookup = "jdbc/outboxNonTx")
+    DataSource dataSource;
+
+    public EventPage search(EventFilter filter, Long cursor, int size) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        if (cursor != null) {
+            criteria = criteria.and("id < ?", cursor);
+        }
+        String sql = "SELECT id, event_id, aggregate_type, aggregate_id, event_type, topic, status, attempts, replay_count,"
+                + " created_at, published_at, left(last_error, " + LAST_ERROR_PREVIEW + ") AS last_error"
+                + " FROM outbox_event WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(size + 1); // one more than asked tells whether another page exists
+        List<EventSummary> events = new ArrayList<>();
+        long lastId = 0;
+        boolean more = false;
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = prepare(connection, sql, parameters);
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                if (events.size() == size) {
+                    more = true;
+                    break;
+                }
+                lastId = rows.getLong("id");
+                events.add(new EventSummary((UUID) rows.getObject("event_id"), rows.getString("aggregate_type"),
+                        rows.getString("aggregate_id"), rows.getString("event_type"), rows.getString("topic"),
+                        rows.getString("status"), rows.getInt("attempts"), rows.getInt("replay_count"),
+                        time(rows, "created_at"), time(rows, "published_at"), rows.getString("last_error")));
+            }
+            return new EventPage(events, more ? Long.toString(lastId) : null);
+        }
+    }
+
+    public Optional<EventDetail> find(UUID eventId) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = prepare(connection,
+                     "SELECT *, payload::text AS payload_json, headers::text AS headers_json FROM outbox_event WHERE event_id = ?",
+                     List.of(eventId));
+             ResultSet row = query.executeQuery()) {
+            if (!row.next()) {
+                return Optional.empty();
+            }
+            return Optional.of(new EventDetail(eventId, row.getString("aggregate_type"), row.getString("aggregate_id"),
+                    row.getString("event_type"), row.getInt("event_version"), row.getString("topic"),
+                    row.getString("status"), row.getInt("attempts"), row.getString("last_error"),
+                    time(row, "next_attempt_at"), time(row, "last_attempt_at"), time(row, "first_failed_at"),
+                    row.getString("lease_owner"), time(row, "lease_until"),
+                    (Integer) row.getObject("kafka_partition"), (Long) row.getObject("kafka_offset"),
+                    time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"),
+                    row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),
+                    audit(connection, "event_id = ?", List.of(eventId), null, 100)));
+        }
+    }
+
+    public List<AuditEntry> audit(Long cursor, int size) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return audit(connection, "TRUE", List.of(), cursor, size);
+        }
+    }
+
+    private static List<AuditEntry> audit(Connection connection, String where, List<Object> parameters, Long cursor,
+                                          int size) throws SQLException {
+        List<Object> all = new ArrayList<>(parameters);
+        String sql = "SELECT id, at, actor, action, event_id, filter::text AS filter_json, cutoff, matched, replayed"
+                + " FROM replay_audit WHERE " + where;
+        if (cursor != null) {
+            sql += " AND id < ?";
+            all.add(cursor);
+        }
+        sql += " ORDER BY id DESC LIMIT ?";
+        all.add(size);
+        List<AuditEntry> entries = new ArrayList<>();
+        try (PreparedStatement query = prepare(connection, sql, all); ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                entries.add(new AuditEntry(rows.getLong("id"), time(rows, "at"), rows.getString("actor"),
+                        rows.getString("action"), (UUID) rows.getObject("event_id"),
+                        rows.getString("filter_json") == null ? null : json(rows.getString("filter_json")),
+                        time(rows, "cutoff"), rows.getInt("matched"), rows.getInt("replayed")));
+            }
+        }
+        return entries;
+    }
+
+    static PreparedStatement prepare(Connection connection, String sql, List<Object> parameters) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.size(); i++) {
+            statement.setObject(i + 1, parameters.get(i));
+        }
+        return statement;
+    }
+
+    private static OffsetDateTime time(ResultSet row, String column) throws SQLException {
+        return row.getObject(column, OffsetDateTime.class);
+    }
+
+    private static JsonValue json(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return reader.readValue();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.outboxrelay.schema.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Opens once the schema migration has finished. Work that can start before the application
+ * has (message channels deliver as soon as CDI is up) waits here rather than on the startup
+ * bean itself, which refuses callers until it has started.
+ */
+@ApplicationScoped
+public class SchemaReady {
+
+    private final CountDownLatch migrated = new CountDownLatch(1);
+
+    void open() {
+        migrated.countDown();
+    }
+
+    /** Blocks until the schema is migrated; false if that did not happen within {@code patience}. */
+    public boolean await(Duration patience) {
+        try {
+            return migrated.await(patience.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
