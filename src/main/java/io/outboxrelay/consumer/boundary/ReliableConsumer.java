@@ -1,6 +1,5 @@
 package io.outboxrelay.consumer.boundary;
 
-import io.outboxrelay.consumer.boundary.IdempotentHandling.Outcome;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.Retrying;

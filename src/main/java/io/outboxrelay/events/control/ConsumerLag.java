@@ -1,7 +1,6 @@
 package io.outboxrelay.events.control;
 
-import io.outboxrelay.kafka.control.KafkaSettings;
-import jakarta.annotation.PreDestroy;
+import io.outboxrelay.kafka.control.KafkaAdmin;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.admin.Admin;
@@ -11,7 +10,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -29,9 +27,7 @@ public class ConsumerLag {
     private static final long TIMEOUT_SECONDS = 5;
 
     @Inject
-    KafkaSettings kafka;
-
-    private Admin admin;
+    KafkaAdmin kafkaAdmin;
 
     public List<PartitionLag> all() throws Exception {
         List<PartitionLag> lags = new ArrayList<>();
@@ -55,20 +51,7 @@ public class ConsumerLag {
         return lags;
     }
 
-    private synchronized Admin admin() {
-        if (admin == null) {
-            Map<String, Object> properties = kafka.clientProperties("lag");
-            properties.put("default.api.timeout.ms", 10_000);
-            properties.put("request.timeout.ms", 5_000);
-            admin = Admin.create(properties);
-        }
-        return admin;
-    }
-
-    @PreDestroy
-    synchronized void close() {
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
-        }
+    private Admin admin() {
+        return kafkaAdmin.admin();
     }
 }

@@ -35,7 +35,8 @@ public class KafkaAdmin {
         return new ClusterInfo(clusterId, brokers);
     }
 
-    private synchronized Admin admin() {
+    /** The shared admin client, for questions this class does not answer itself. */
+    public synchronized Admin admin() {
         if (admin == null) {
             Map<String, Object> properties = settings.clientProperties("admin");
             properties.put("request.timeout.ms", 10_000);

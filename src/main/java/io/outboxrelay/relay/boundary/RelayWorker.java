@@ -9,9 +9,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One claiming loop with its own lease owner id. A drain runs rounds until a round comes back
- * short of a full batch; a wake-up during a drain makes it run once more, so a commit is never
- * left for the next poll.
+ * One claiming loop with its own lease owner id. A drain runs rounds until a round finds
+ * nothing to claim; a wake-up during a drain makes it run once more, so a commit is never left
+ * for the next poll.
  */
 final class RelayWorker {
 
@@ -67,6 +67,9 @@ final class RelayWorker {
             synchronized (this) {
                 notifyAll();
             }
+        }
+        if (wakeRequested.get() && !stopping) {
+            wake(); // woken between the drain's last look and its end
         }
     }
 
