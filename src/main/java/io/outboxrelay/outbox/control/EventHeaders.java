@@ -34,9 +34,19 @@ public class EventHeaders {
             if (name == null || name.isBlank() || value == null) {
                 throw new IllegalArgumentException("event headers need a name and a value: " + name + "=" + value);
             }
+            if (isReserved(name)) {
+                throw new IllegalArgumentException("'" + name + "' is set by Outbox Relay itself and cannot be given");
+            }
             headers.put(name, value);
         });
         return headers;
+    }
+
+    /** Names the relay writes on every record (CloudEvents, Debezium-style and dead-letter headers). */
+    static boolean isReserved(String name) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        return lower.startsWith("ce_") || lower.startsWith("dlt_") || lower.equals("id") || lower.equals("aggregate_type")
+                || lower.equals("event_version") || lower.equals("content-type");
     }
 
     private Optional<RequestTrace> currentTrace() {

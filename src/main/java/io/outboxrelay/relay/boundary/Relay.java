@@ -37,7 +37,6 @@ import java.util.logging.Logger;
 public class Relay {
 
     private static final Logger LOG = Logger.getLogger(Relay.class.getName());
-    private static final long STOP_GRACE_MS = 20_000;
 
     @Resource
     ManagedScheduledExecutorService executor;
@@ -82,8 +81,10 @@ public class Relay {
     void stop() {
         polls.forEach(poll -> poll.cancel(false));
         workers.forEach(RelayWorker::stop);
+        // a round waits at most one send timeout for its batch, one for an isolated suspect and one for dead letters
+        long grace = 3 * settings.sendTimeout().toMillis() + 5_000;
         for (RelayWorker worker : workers) {
-            worker.awaitIdle(STOP_GRACE_MS);
+            worker.awaitIdle(grace);
             try {
                 int released = store.releaseAll(worker.owner(), clock.instant());
                 if (released > 0) {

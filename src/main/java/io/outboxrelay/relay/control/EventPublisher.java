@@ -63,12 +63,22 @@ public class EventPublisher {
             }
         });
         Map<Long, PublishResult> results = await(pending);
+        PublishResult timedOut = null;
         for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : records.entrySet()) {
-            if (isolated.contains(suspect.getKey())) {
-                CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(),
-                        unusableTopics.get(suspect.getValue().topic()));
-                producer.flush();
-                results.putAll(await(Map.of(suspect.getKey(), alone)));
+            if (!isolated.contains(suspect.getKey())) {
+                continue;
+            }
+            if (timedOut != null) { // Kafka is slow or gone: do not wait a send timeout per suspect
+                results.put(suspect.getKey(), timedOut);
+                continue;
+            }
+            CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(),
+                    unusableTopics.get(suspect.getValue().topic()));
+            producer.flush();
+            PublishResult result = await(Map.of(suspect.getKey(), alone)).get(suspect.getKey());
+            results.put(suspect.getKey(), result);
+            if (result instanceof Failed failed && FailureKind.of(failed.error()) == FailureKind.AMBIGUOUS) {
+                timedOut = result;
             }
         }
         return results;

@@ -104,6 +104,8 @@ public class RelayRound {
                 settings.cloudEventsSource(), letter.error(), letter.attempts(), now)));
         Map<Long, PublishResult> results = publisher.publish(records);
         List<Failure> failures = new ArrayList<>();
+        List<Long> released = new ArrayList<>();
+        java.util.function.BooleanSupplier kafkaDown = memoized(() -> !clusterReachable());
         for (DeadLetter letter : deadLetters) {
             ClaimedEvent event = letter.event();
             String reason = Outcomes.describe(letter.error());
@@ -113,6 +115,9 @@ public class RelayRound {
                 LOG.warning(() -> "Event " + event.eventId() + " dead-lettered to " + dlt + " (partition "
                         + acked.partition() + ", offset " + acked.offset() + ") after " + letter.attempts()
                         + " attempt(s): " + reason);
+            } else if (FailureKind.of(((PublishResult.Failed) results.get(event.id())).error()) == FailureKind.AMBIGUOUS
+                    && kafkaDown.getAsBoolean()) {
+                released.add(event.id()); // not the event's fault: it comes back after the outage
             } else {
                 PublishResult.Failed failed = (PublishResult.Failed) results.get(event.id());
                 String why = reason + "; dead-letter topic " + dlt + " failed too: "
@@ -122,6 +127,18 @@ public class RelayRound {
             }
         }
         store.markFailed(owner, failures, clock.instant());
+        store.release(owner, released, clock.instant(), clock.instant());
+    }
+
+    /** Asks at most once, and only if asked. */
+    private static java.util.function.BooleanSupplier memoized(java.util.function.BooleanSupplier question) {
+        Boolean[] answer = new Boolean[1];
+        return () -> {
+            if (answer[0] == null) {
+                answer[0] = question.getAsBoolean();
+            }
+            return answer[0];
+        };
     }
 
     /** Asks the cluster who it is; records the answer in the outage gate. */

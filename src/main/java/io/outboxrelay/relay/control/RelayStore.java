@@ -36,9 +36,6 @@ import java.util.UUID;
 @ApplicationScoped
 public class RelayStore {
 
-    /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
-    private static final int ORDERING_SCAN_FACTOR = 4;
-
     private static final String CLAIMED_COLUMNS = """
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
@@ -64,18 +61,13 @@ public class RelayStore {
     /**
      * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING
      * in backoff or IN_FLIGHT elsewhere), so each aggregate's events reach Kafka in id order.
-     * The scan is bounded to the first due rows so a deep backlog of blocked rows stays cheap.
+     * Blocked rows are skipped inside the scan itself: a busy aggregate whose head is in backoff
+     * cannot fill the batch with rows that may not go, and so cannot stall the others.
      */
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
-            WITH window_ AS (
+            WITH claimable AS (
                 SELECT c.id FROM outbox_event c
                  WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
-                 ORDER BY c.next_attempt_at, c.id
-                 LIMIT ?),
-            claimable AS (
-                SELECT c.id FROM outbox_event c
-                 WHERE c.id IN (SELECT id FROM window_)
-                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
                    AND NOT EXISTS (
                        SELECT 1 FROM outbox_event earlier
                         WHERE earlier.aggregate_type = c.aggregate_type
@@ -141,8 +133,6 @@ public class RelayStore {
             } else {
                 String waiting = blockOnDead ? "'PENDING', 'IN_FLIGHT', 'DLT', 'DEAD'" : "'PENDING', 'IN_FLIGHT'";
                 claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
-                claim.setObject(i++, utc(now));
-                claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
                 claim.setObject(i++, utc(now));
                 claim.setInt(i++, limit);
             }
