@@ -85,6 +85,9 @@ public class RelayRound {
             published.fire(new io.outboxrelay.relay.entity.EventsPublished(decision.sent().size()));
         }
         store.scheduleRetries(owner, decision.retries(), done);
+        if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
+            store.holdFollowers(decision.retries(), done);
+        }
         deadLetter(owner, decision.deadLetters());
         store.release(owner, decision.released(), done, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {

@@ -36,6 +36,9 @@ import java.util.UUID;
 @ApplicationScoped
 public class RelayStore {
 
+    /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
+    private static final int ORDERING_SCAN_FACTOR = 4;
+
     private static final String CLAIMED_COLUMNS = """
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
@@ -61,13 +64,21 @@ public class RelayStore {
     /**
      * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING
      * in backoff or IN_FLIGHT elsewhere), so each aggregate's events reach Kafka in id order.
-     * Blocked rows are skipped inside the scan itself: a busy aggregate whose head is in backoff
-     * cannot fill the batch with rows that may not go, and so cannot stall the others.
+     * The scan is bounded to the first due rows, so a claim costs the same whatever plan
+     * PostgreSQL picks (a plan made while the table looked empty once ran for minutes). Rows
+     * behind an event waiting for a retry are moved to that retry's time (see
+     * {@link #scheduleRetries}), so they do not fill the window while they may not go.
      */
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
-            WITH claimable AS (
+            WITH window_ AS (
                 SELECT c.id FROM outbox_event c
                  WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                 ORDER BY c.next_attempt_at, c.id
+                 LIMIT ?),
+            claimable AS (
+                SELECT c.id FROM outbox_event c
+                 WHERE c.id IN (SELECT id FROM window_)
+                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
                    AND NOT EXISTS (
                        SELECT 1 FROM outbox_event earlier
                         WHERE earlier.aggregate_type = c.aggregate_type
@@ -96,6 +107,16 @@ public class RelayStore {
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
               FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(id, next_at, error)
              WHERE o.id = r.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+
+    /** The later PENDING events of a retrying event's aggregate become due no earlier than it. */
+    private static final String HOLD_FOLLOWERS = """
+            UPDATE outbox_event f
+               SET next_attempt_at = r.next_at, updated_at = ?
+              FROM (SELECT o.aggregate_type, o.aggregate_id, o.id, x.next_at::timestamptz AS next_at
+                      FROM unnest(?::bigint[], ?::text[]) AS x(id, next_at)
+                      JOIN outbox_event o ON o.id = x.id) AS r
+             WHERE f.aggregate_type = r.aggregate_type AND f.aggregate_id = r.aggregate_id AND f.id > r.id
+               AND f.status = 'PENDING' AND f.next_attempt_at < r.next_at""";
 
     private static final String MARK_FAILED = """
             UPDATE outbox_event o
@@ -133,6 +154,8 @@ public class RelayStore {
             } else {
                 String waiting = blockOnDead ? "'PENDING', 'IN_FLIGHT', 'DLT', 'DEAD'" : "'PENDING', 'IN_FLIGHT'";
                 claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
+                claim.setObject(i++, utc(now));
+                claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
                 claim.setObject(i++, utc(now));
                 claim.setInt(i++, limit);
             }
@@ -176,6 +199,20 @@ public class RelayStore {
                 update.setArray(5, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
                 update.setArray(6, array(connection, "text", retries, Retry::error));
                 update.setString(7, owner);
+            });
+        }
+    }
+
+    /**
+     * Moves the later PENDING events of each retrying event's aggregate to its retry time: they
+     * may not go before it anyway, and this keeps them out of the claim's window meanwhile.
+     */
+    public void holdFollowers(List<Retry> retries, Instant now) throws SQLException {
+        if (!retries.isEmpty()) {
+            update(HOLD_FOLLOWERS, (connection, update) -> {
+                update.setObject(1, utc(now));
+                update.setArray(2, array(connection, "bigint", retries, Retry::id));
+                update.setArray(3, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
             });
         }
     }
