@@ -24,15 +24,6 @@ public class AuditResource {
 
     @GET
     public List<AuditEntry> entries(@QueryParam("cursor") String cursor, @QueryParam("size") String size) throws SQLException {
-        Integer pageSize = size == null || size.isBlank() ? null : parse(size);
-        return queries.audit(FilterParameters.cursor(cursor), FilterParameters.size(pageSize));
-    }
-
-    private static Integer parse(String size) {
-        try {
-            return Integer.valueOf(size.trim());
-        } catch (NumberFormatException notANumber) {
-            throw new io.outboxrelay.problem.boundary.InvalidInputException("'size' must be a whole number");
-        }
+        return queries.audit(FilterParameters.cursor(cursor), FilterParameters.pageSize(size));
     }
 }

@@ -50,7 +50,7 @@ public class EventsResource {
                             @QueryParam("to") String to, @QueryParam("cursor") String cursor,
                             @QueryParam("size") String size) throws SQLException {
         EventFilter filter = FilterParameters.filter(eventId, aggregateType, aggregateId, eventType, status, from, to);
-        return queries.search(filter, FilterParameters.cursor(cursor), FilterParameters.size(number("size", size)));
+        return queries.search(filter, FilterParameters.cursor(cursor), FilterParameters.pageSize(size));
     }
 
     @GET
@@ -85,16 +85,5 @@ public class EventsResource {
         EventFilter deadLetters = filter.statuses().isEmpty() ? filter.withStatuses(REPLAYABLE) : filter;
         return replays.replayMatching(deadLetters, Boolean.TRUE.equals(request.dryRun()),
                 security.getUserPrincipal().getName());
-    }
-
-    private static Integer number(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return Integer.valueOf(value.trim());
-        } catch (NumberFormatException notANumber) {
-            throw new InvalidInputException("'" + name + "' must be a whole number");
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.outboxrelay.events.boundary;
 import io.outboxrelay.events.entity.EventFilter;
 import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.problem.boundary.InvalidInputException;
+import io.outboxrelay.problem.boundary.Parameters;
 
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -11,15 +12,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /** Turns request parameters into a filter, refusing malformed ones with a 400 that says which and why. */
 final class FilterParameters {
 
     static final int MAX_PAGE_SIZE = 200;
     private static final int MAX_TEXT = 200;
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private FilterParameters() {
     }
@@ -36,13 +34,12 @@ final class FilterParameters {
     }
 
     static UUID uuid(String name, String value) {
-        if (blank(value)) {
-            return null;
-        }
-        if (!CANONICAL_UUID.matcher(value.trim()).matches()) {
-            throw new InvalidInputException("'" + name + "' must be a UUID such as 0190f1c2-7d3a-7b4e-9c1d-2e3f4a5b6c7d");
-        }
-        return UUID.fromString(value.trim());
+        return Parameters.uuid(name, value);
+    }
+
+    /** The page size: 50 when absent, at most {@value #MAX_PAGE_SIZE}. */
+    static int pageSize(String size) {
+        return size(Parameters.wholeNumber("size", size));
     }
 
     static int size(Integer size) {

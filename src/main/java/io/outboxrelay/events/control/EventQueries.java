@@ -20,6 +20,8 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -28,6 +30,20 @@ import java.util.UUID;
 public class EventQueries {
 
     private static final int LAST_ERROR_PREVIEW = 300;
+
+    /**
+     * Exact counts for the states that need work (they sit in small partial indexes); SENT,
+     * which only grows, is PostgreSQL's estimate so this stays cheap on a huge table.
+     */
+    private static final String ROWS_BY_STATUS = """
+            SELECT status, count(*) AS rows FROM outbox_event WHERE status <> 'SENT' GROUP BY status
+            UNION ALL
+            SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
+                        - (SELECT count(*) FROM outbox_event WHERE status <> 'SENT'))""";
+
+    private static final String OLDEST_PENDING_AGE = """
+            SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)
+              FROM outbox_event WHERE status IN ('PENDING', 'IN_FLIGHT')""";
 
     @Resource(lookup = "jdbc/outboxNonTx")
     DataSource dataSource;
@@ -81,6 +97,28 @@ public class EventQueries {
                     time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"),
                     row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),
                     audit(connection, "event_id = ?", List.of(eventId), null, 100)));
+        }
+    }
+
+    public Map<String, Long> rowsByStatus() throws SQLException {
+        Map<String, Long> rows = new TreeMap<>();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(ROWS_BY_STATUS);
+             ResultSet counts = query.executeQuery()) {
+            while (counts.next()) {
+                rows.put(counts.getString("status"), counts.getLong("rows"));
+            }
+        }
+        return rows;
+    }
+
+    /** Seconds since the oldest event not yet published was written; 0 when there is none. */
+    public double oldestPendingAgeSeconds() throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(OLDEST_PENDING_AGE);
+             ResultSet oldest = query.executeQuery()) {
+            oldest.next();
+            return oldest.getDouble(1);
         }
     }
 

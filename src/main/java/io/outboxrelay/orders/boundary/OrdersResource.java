@@ -1,7 +1,7 @@
 package io.outboxrelay.orders.boundary;
 
 import io.outboxrelay.orders.boundary.Orders.Outcome;
-import io.outboxrelay.problem.boundary.InvalidInputException;
+import io.outboxrelay.problem.boundary.Parameters;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -17,15 +17,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 @Path("orders")
 @Consumes(MediaType.APPLICATION_JSON)
 @Produces(MediaType.APPLICATION_JSON)
 public class OrdersResource {
 
-    private static final Pattern CANONICAL_UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     @Inject
     Orders orders;
@@ -60,9 +57,6 @@ public class OrdersResource {
     }
 
     private static UUID orderId(String id) {
-        if (!CANONICAL_UUID.matcher(id).matches()) {
-            throw new InvalidInputException("the order id must be a UUID such as 0190f1c2-7d3a-7b4e-9c1d-2e3f4a5b6c7d");
-        }
-        return UUID.fromString(id);
+        return Parameters.uuid("orderId", id);
     }
 }
