@@ -5,6 +5,7 @@ import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.relay.control.Backoff;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,6 +51,17 @@ public class ReliableConsumer {
     @ConfigProperty(name = "outbox.consumer.backoff.cap-ms", defaultValue = "30000")
     long backoffCapMs;
 
+    private Retrying handling;
+    private Retrying deadLettering;
+
+    @PostConstruct
+    void retryPolicies() {
+        Backoff backoff = new Backoff(Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), 0.2);
+        Retrying.Pause sleep = duration -> Thread.sleep(duration.toMillis());
+        handling = new Retrying(maxAttempts, backoff, clock, sleep);
+        deadLettering = new Retrying(Integer.MAX_VALUE, backoff, clock, sleep); // until Kafka takes it
+    }
+
     /**
      * Never fails the returned stage: a failed stage would end the channel's stream and stop the
      * consumer for good. What cannot be handled is dead-lettered; a dead letter Kafka will not
@@ -59,7 +71,7 @@ public class ReliableConsumer {
         @SuppressWarnings("unchecked")
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
         try {
-            Retrying.Result result = retrying().run(() -> idempotent.handleOnce(group, IncomingEvents.of(record), handler));
+            Retrying.Result result = handling.run(() -> idempotent.handleOnce(group, IncomingEvents.of(record), handler));
             if (result.passed() && result.attempts() > 0) {
                 LOG.info(() -> group + " handled " + where(record) + " after " + result.attempts()
                         + " failed attempt(s); last error: " + result.lastErrorOrNone());
@@ -76,9 +88,7 @@ public class ReliableConsumer {
 
     private void deadLetter(String group, ConsumerRecord<String, String> record, Retrying.Result failure)
             throws InterruptedException {
-        Retrying untilAccepted = new Retrying(Integer.MAX_VALUE, new Backoff(Duration.ofMillis(backoffBaseMs),
-                Duration.ofMillis(backoffCapMs), 0.2), clock, duration -> Thread.sleep(duration.toMillis()));
-        Retrying.Result sent = untilAccepted.run(() -> deadLetters.send(group, record, failure));
+        Retrying.Result sent = deadLettering.run(() -> deadLetters.send(group, record, failure));
         if (sent.attempts() > 0) {
             LOG.warning(() -> group + " could send the dead letter of " + where(record) + " only after "
                     + sent.attempts() + " failed attempt(s): " + sent.lastErrorOrNone());
@@ -90,10 +100,5 @@ public class ReliableConsumer {
 
     private static String where(ConsumerRecord<?, ?> record) {
         return record.topic() + "-" + record.partition() + "@" + record.offset();
-    }
-
-    private Retrying retrying() {
-        Backoff backoff = new Backoff(Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), 0.2);
-        return new Retrying(maxAttempts, backoff, clock, duration -> Thread.sleep(duration.toMillis()));
     }
 }

@@ -76,11 +76,8 @@ public class ConsumerDeadLetters {
 
     private synchronized Producer<String, String> producer() {
         if (producer == null) {
-            Map<String, Object> properties = kafka.clientProperties("consumer-dlt");
-            properties.put(ProducerConfig.ACKS_CONFIG, "all");
-            properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-            producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer());
+            producer = new KafkaProducer<>(kafka.reliableProducerProperties("consumer-dlt",
+                    Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000)), new StringSerializer(), new StringSerializer());
         }
         return producer;
     }

@@ -26,4 +26,16 @@ public class KafkaSettings {
         properties.put("client.id", "outbox-relay-" + clientRole);
         return properties;
     }
+
+    /**
+     * Client properties plus {@code overrides}, then acks=all and idempotence, which no
+     * override may weaken: every producer of this server writes what it must not lose.
+     */
+    public Map<String, Object> reliableProducerProperties(String clientRole, Map<String, Object> overrides) {
+        Map<String, Object> properties = clientProperties(clientRole);
+        properties.putAll(overrides);
+        properties.put("acks", "all");
+        properties.put("enable.idempotence", true);
+        return properties;
+    }
 }

@@ -133,7 +133,7 @@ public class EventPublisher {
 
     private synchronized Producer<String, byte[]> producer() {
         if (producer == null) {
-            Map<String, Object> properties = kafka.clientProperties("relay");
+            Map<String, Object> properties = new HashMap<>();
             properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
             properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
             properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -141,10 +141,8 @@ public class EventPublisher {
             properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
             properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 25_000);
             properties.putAll(settings.producerOverrides());
-            // not overridable: the relay's guarantees rest on them
-            properties.put(ProducerConfig.ACKS_CONFIG, "all");
-            properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            producer = new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+            producer = new KafkaProducer<>(kafka.reliableProducerProperties("relay", properties),
+                    new StringSerializer(), new ByteArraySerializer());
         }
         return producer;
     }
