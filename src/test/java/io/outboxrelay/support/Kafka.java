@@ -132,11 +132,17 @@ public final class Kafka {
     /** Produces one record (acks=all) and returns where it landed, as any producer on the cluster could. */
     public static org.apache.kafka.clients.producer.RecordMetadata produce(String topic, String key, String value,
                                                                            Map<String, String> headers) {
+        return produce(topic, null, key, value, headers);
+    }
+
+    /** Produces one record to the given partition ({@code null}: the key decides). */
+    public static org.apache.kafka.clients.producer.RecordMetadata produce(String topic, Integer partition, String key,
+                                                                           String value, Map<String, String> headers) {
         try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
                      new org.apache.kafka.clients.producer.KafkaProducer<>(Map.of("bootstrap.servers", BOOTSTRAP, "acks", "all"),
                              new org.apache.kafka.common.serialization.StringSerializer(),
                              new org.apache.kafka.common.serialization.StringSerializer())) {
-            var record = new org.apache.kafka.clients.producer.ProducerRecord<>(topic, key, value);
+            var record = new org.apache.kafka.clients.producer.ProducerRecord<>(topic, partition, key, value);
             headers.forEach((name, text) -> record.headers().add(name, text.getBytes(StandardCharsets.UTF_8)));
             return producer.send(record).get(60, TimeUnit.SECONDS);
         } catch (Exception e) {

@@ -2,20 +2,25 @@ package io.outboxrelay.consumer.boundary;
 
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
+import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.relay.control.Backoff;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
@@ -23,7 +28,10 @@ import java.util.logging.Logger;
  * Handles one Kafka record for a consumer group: idempotently, retried with backoff, and, when
  * the retries run out (or the record is poison), dead-lettered. The message is acknowledged,
  * and so its offset committed, only after its transaction committed or its dead letter was
- * acked; records of a partition are handled one after the other, so order holds.
+ * acked. Records of a partition are handled one after the other, so order holds; records of
+ * different partitions are handled at the same time, up to the group's concurrency
+ * ({@code outbox.consumer.<group>.concurrency}, else {@code outbox.consumer.concurrency}).
+ * The connector commits a partition's offset only up to its first unacknowledged record.
  */
 @ApplicationScoped
 public class ReliableConsumer {
@@ -51,8 +59,20 @@ public class ReliableConsumer {
     @ConfigProperty(name = "outbox.consumer.backoff.cap-ms", defaultValue = "30000")
     long backoffCapMs;
 
+    @Inject
+    @ConfigProperty(name = "outbox.consumer.concurrency", defaultValue = "4")
+    int concurrency;
+
+    @Inject
+    @ConfigProperty(name = "outbox.consumer.buffer", defaultValue = "64")
+    int buffer;
+
+    @Resource
+    ManagedExecutorService executor;
+
     private Retrying handling;
     private Retrying deadLettering;
+    private final Map<String, PartitionLanes> lanes = new ConcurrentHashMap<>();
 
     @PostConstruct
     void retryPolicies() {
@@ -63,13 +83,29 @@ public class ReliableConsumer {
     }
 
     /**
-     * Never fails the returned stage: a failed stage would end the channel's stream and stop the
-     * consumer for good. What cannot be handled is dead-lettered; a dead letter Kafka will not
-     * take is retried until it does, holding the partition (nothing is skipped, nothing lost).
+     * Takes the record into its partition's lane and answers once it is taken (not once it is
+     * handled: the message is acknowledged then). Never fails the returned stage: a failed stage
+     * would end the channel's stream and stop the consumer for good. What cannot be handled is
+     * dead-lettered; a dead letter Kafka will not take is retried until it does, holding the
+     * partition (nothing is skipped, nothing lost).
      */
     public CompletionStage<Void> consume(String group, Message<String> message, Consumer<IncomingEvent> handler) {
         @SuppressWarnings("unchecked")
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
+        return lanesOf(group).submit(record.topic() + "-" + record.partition(), () -> handle(group, message, record, handler));
+    }
+
+    private PartitionLanes lanesOf(String group) {
+        return lanes.computeIfAbsent(group, name -> {
+            int groupConcurrency = ConfigProvider.getConfig()
+                    .getOptionalValue("outbox.consumer." + name + ".concurrency", Integer.class)
+                    .orElse(concurrency);
+            return new PartitionLanes(groupConcurrency, Math.max(buffer, groupConcurrency), executor);
+        });
+    }
+
+    private void handle(String group, Message<String> message, ConsumerRecord<String, String> record,
+                        Consumer<IncomingEvent> handler) {
         try {
             Retrying.Result result = handling.run(() -> idempotent.handleOnce(group, IncomingEvents.of(record), handler));
             if (result.passed() && result.attempts() > 0) {
@@ -81,9 +117,9 @@ public class ReliableConsumer {
             }
         } catch (InterruptedException interrupted) { // server stopping: leave the record unacknowledged
             Thread.currentThread().interrupt();
-            return CompletableFuture.completedFuture(null);
+            return;
         }
-        return message.ack();
+        message.ack();
     }
 
     private void deadLetter(String group, ConsumerRecord<String, String> record, Retrying.Result failure)

@@ -67,4 +67,23 @@ class ConsumerRetryIT {
                 assertThat(Database.count("SELECT count(*) FROM notification WHERE event_id = ?", eventId))
                         .as("every failed call was rolled back").isZero());
     }
+
+    @Test
+    void recordsOfDifferentPartitionsAreHandledAtTheSameTime() {
+        String meetingPoint = "meet-" + UUID.randomUUID();
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        String payload = "{\"failTimes\": 0, \"meet\": \"" + meetingPoint + "\", \"parties\": 2}";
+
+        RecordMetadata onFirst = Kafka.produce(TOPIC, 0, "first", payload, Map.of("ce_id", first.toString(), "ce_type", "FlakyEvent"));
+        RecordMetadata onSecond = Kafka.produce(TOPIC, 1, "second", payload, Map.of("ce_id", second.toString(), "ce_type", "FlakyEvent"));
+        Kafka.awaitCommittedPast(GROUP, TOPIC, onFirst.partition(), onFirst.offset());
+        Kafka.awaitCommittedPast(GROUP, TOPIC, onSecond.partition(), onSecond.offset());
+
+        assertThat(Database.rows("SELECT kind FROM notification WHERE event_id IN (?, ?)", first, second))
+                .extracting(row -> row.get("kind"))
+                .as("each handler waited for the other partition's record and met it on its first call; "
+                        + "handled one after the other, the first would have given up")
+                .containsExactly("call-1", "call-1");
+    }
 }

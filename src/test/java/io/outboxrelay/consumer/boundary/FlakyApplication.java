@@ -3,6 +3,7 @@ package io.outboxrelay.consumer.boundary;
 import io.outboxrelay.consumer.control.ConsumedEvents;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
+import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.PoisonRecordException;
@@ -30,7 +31,7 @@ final class FlakyApplication {
         return ShrinkWrap.create(WebArchive.class, name + ".war")
                 .addClasses(FlakyConsumer.class, NotificationRows.class, ReliableConsumer.class,
                         IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
-                        ConsumerDeadLetters.class, IncomingEvents.class, Retrying.class, Retrying.Result.class,
+                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, Retrying.class, Retrying.Result.class,
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
                         Backoff.class, KafkaSettings.class, SystemClock.class)
                 .addAsResource("META-INF/persistence.xml")
