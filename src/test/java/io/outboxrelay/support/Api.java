@@ -32,10 +32,10 @@ public final class Api {
     }
 
     /** Basic-auth headers of the local test users (operator may replay, viewer only reads). */
-    public static final Map<String, String> OPERATOR =
-            basic("operator", System.getProperty("it.operator.password", "it-operator-pw"));
-    public static final Map<String, String> VIEWER =
-            basic("viewer", System.getProperty("it.viewer.password", "it-viewer-pw"));
+    public static final String OPERATOR_PASSWORD = System.getProperty("it.operator.password", "it-operator-pw");
+    public static final String VIEWER_PASSWORD = System.getProperty("it.viewer.password", "it-viewer-pw");
+    public static final Map<String, String> OPERATOR = basic("operator", OPERATOR_PASSWORD);
+    public static final Map<String, String> VIEWER = basic("viewer", VIEWER_PASSWORD);
 
     private static Map<String, String> basic(String user, String password) {
         return Map.of("Authorization", "Basic " + java.util.Base64.getEncoder()

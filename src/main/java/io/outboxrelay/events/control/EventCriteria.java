@@ -14,6 +14,9 @@ import java.util.stream.Collectors;
  */
 public record EventCriteria(String where, List<Object> parameters) {
 
+    /** {@code last_error} starts with the failure's class name, then ': ' and its message. */
+    public static final String ERROR_CLASS = "split_part(last_error, ':', 1)";
+
     public static EventCriteria of(EventFilter filter) {
         List<String> conditions = new ArrayList<>();
         List<Object> parameters = new ArrayList<>();
@@ -45,6 +48,14 @@ public record EventCriteria(String where, List<Object> parameters) {
         if (filter.to() != null) {
             conditions.add("created_at < ?");
             parameters.add(filter.to());
+        }
+        if (filter.topic() != null) {
+            conditions.add("topic = ?");
+            parameters.add(filter.topic());
+        }
+        if (filter.errorClass() != null) {
+            conditions.add(ERROR_CLASS + " = ?");
+            parameters.add(filter.errorClass());
         }
         return new EventCriteria(conditions.isEmpty() ? "TRUE" : String.join(" AND ", conditions), List.copyOf(parameters));
     }

@@ -48,35 +48,91 @@ public class EventQueries {
     @Resource(lookup = "jdbc/outboxNonTx")
     DataSource dataSource;
 
+    /** One dead-letter triage group: same topic, same state, same error class. */
+    public record DeadLetterGroup(String topic, String status, String errorClass, long events,
+                                  OffsetDateTime firstFailedAt, OffsetDateTime lastChangedAt) {
+    }
+
+    private static final String SUMMARY_COLUMNS = "id, event_id, aggregate_type, aggregate_id, event_type, topic, status,"
+            + " attempts, replay_count, created_at, published_at, left(last_error, " + LAST_ERROR_PREVIEW + ") AS last_error";
+
     public EventPage search(EventFilter filter, Long cursor, int size) throws SQLException {
         EventCriteria criteria = EventCriteria.of(filter);
         if (cursor != null) {
             criteria = criteria.and("id < ?", cursor);
         }
-        String sql = "SELECT id, event_id, aggregate_type, aggregate_id, event_type, topic, status, attempts, replay_count,"
-                + " created_at, published_at, left(last_error, " + LAST_ERROR_PREVIEW + ") AS last_error"
-                + " FROM outbox_event WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
         List<Object> parameters = new ArrayList<>(criteria.parameters());
         parameters.add(size + 1); // one more than asked tells whether another page exists
+        List<Long> ids = new ArrayList<>();
+        List<EventSummary> events = summaries(sql, parameters, ids);
+        boolean more = events.size() > size;
+        if (more) {
+            events.remove(size);
+        }
+        return new EventPage(events, more ? Long.toString(ids.get(size - 1)) : null);
+    }
+
+    /**
+     * A page by position, for the console's paged table: newest (or oldest) first, which is the
+     * id index's order. Deep pages cost their offset; the console counts at most {@code cap} rows.
+     */
+    public List<EventSummary> page(EventFilter filter, int offset, int size, boolean oldestFirst) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where()
+                + " ORDER BY id " + (oldestFirst ? "ASC" : "DESC") + " LIMIT ? OFFSET ?";
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(size);
+        parameters.add(offset);
+        return summaries(sql, parameters, new ArrayList<>());
+    }
+
+    /** How many events match, counting no further than {@code cap} (a count of millions is not worth its cost). */
+    public long countUpTo(EventFilter filter, long cap) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(cap);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = prepare(connection, "SELECT count(*) FROM (SELECT 1 FROM outbox_event WHERE "
+                     + criteria.where() + " LIMIT ?) matching", parameters);
+             ResultSet count = query.executeQuery()) {
+            count.next();
+            return count.getLong(1);
+        }
+    }
+
+    /** DLT and DEAD events grouped the way operators triage them, the biggest group first. */
+    public List<DeadLetterGroup> deadLetterGroups() throws SQLException {
+        String sql = "SELECT topic, status, " + EventCriteria.ERROR_CLASS + " AS error_class, count(*) AS events,"
+                + " min(first_failed_at) AS first_failed_at, max(updated_at) AS last_changed_at"
+                + " FROM outbox_event WHERE status IN ('DEAD', 'DLT') GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
+        List<DeadLetterGroup> groups = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(sql);
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                groups.add(new DeadLetterGroup(rows.getString("topic"), rows.getString("status"),
+                        rows.getString("error_class"), rows.getLong("events"), time(rows, "first_failed_at"),
+                        time(rows, "last_changed_at")));
+            }
+        }
+        return groups;
+    }
+
+    private List<EventSummary> summaries(String sql, List<Object> parameters, List<Long> ids) throws SQLException {
         List<EventSummary> events = new ArrayList<>();
-        long lastId = 0;
-        boolean more = false;
         try (Connection connection = dataSource.getConnection();
              PreparedStatement query = prepare(connection, sql, parameters);
              ResultSet rows = query.executeQuery()) {
             while (rows.next()) {
-                if (events.size() == size) {
-                    more = true;
-                    break;
-                }
-                lastId = rows.getLong("id");
+                ids.add(rows.getLong("id"));
                 events.add(new EventSummary((UUID) rows.getObject("event_id"), rows.getString("aggregate_type"),
                         rows.getString("aggregate_id"), rows.getString("event_type"), rows.getString("topic"),
                         rows.getString("status"), rows.getInt("attempts"), rows.getInt("replay_count"),
                         time(rows, "created_at"), time(rows, "published_at"), rows.getString("last_error")));
             }
-            return new EventPage(events, more ? Long.toString(lastId) : null);
         }
+        return events;
     }
 
     public Optional<EventDetail> find(UUID eventId) throws SQLException {

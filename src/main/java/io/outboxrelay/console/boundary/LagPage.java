@@ -1,0 +1,119 @@
+package io.outboxrelay.console.boundary;
+
+import io.outboxrelay.console.control.Charts;
+import io.outboxrelay.events.control.ConsumerLag;
+import io.outboxrelay.events.control.ConsumerLag.PartitionLag;
+import io.outboxrelay.events.control.EventQueries;
+import io.outboxrelay.events.control.PublishRate;
+import jakarta.annotation.PostConstruct;
+import jakarta.faces.view.ViewScoped;
+import jakarta.inject.Inject;
+import jakarta.inject.Named;
+
+import java.io.Serializable;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Lag, refreshed every few seconds while the page is open: rows by status, the age of the
+ * oldest event not yet published and this server's publish rate (as lines over the last
+ * {@value #SAMPLES} samples), and each consumer group's lag.
+ */
+@Named("lag")
+@ViewScoped
+public class LagPage implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private static final int SAMPLES = 120;
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    @Inject
+    EventQueries queries;
+
+    @Inject
+    PublishRate publishRate;
+
+    @Inject
+    ConsumerLag consumerLag;
+
+    private final Deque<String> times = new ArrayDeque<>();
+    private final Deque<Double> ages = new ArrayDeque<>();
+    private final Deque<Double> rates = new ArrayDeque<>();
+    private Map<String, Long> rowsByStatus = new LinkedHashMap<>();
+    private transient List<PartitionLag> partitions = List.of();
+    private String consumerError;
+
+    @PostConstruct
+    public void refresh() {
+        double age;
+        try {
+            rowsByStatus = new LinkedHashMap<>(queries.rowsByStatus());
+            age = queries.oldestPendingAgeSeconds();
+        } catch (java.sql.SQLException e) {
+            Messages.unavailable("The database", e);
+            return;
+        }
+        sample(LocalTime.now().truncatedTo(ChronoUnit.SECONDS).format(CLOCK), age, publishRate.perSecond());
+        try {
+            partitions = consumerLag.all();
+            consumerError = null;
+        } catch (Exception kafkaUnavailable) {
+            partitions = List.of();
+            consumerError = "Kafka did not answer (" + kafkaUnavailable.getClass().getSimpleName() + ").";
+        }
+    }
+
+    private void sample(String time, double age, double rate) {
+        times.addLast(time);
+        ages.addLast(age);
+        rates.addLast(rate);
+        if (times.size() > SAMPLES) {
+            times.removeFirst();
+            ages.removeFirst();
+            rates.removeFirst();
+        }
+    }
+
+    public String getStatusChart() {
+        return Charts.bars("Rows by status", rowsByStatus);
+    }
+
+    public String getAgeChart() {
+        return Charts.line("Oldest pending age (s)", new ArrayList<>(times), new ArrayList<>(ages));
+    }
+
+    public String getRateChart() {
+        return Charts.line("Publish rate (events/s, this server)", new ArrayList<>(times), new ArrayList<>(rates));
+    }
+
+    /** Total lag per consumer group and topic. */
+    public String getConsumerChart() {
+        Map<String, Long> lagByGroup = new TreeMap<>();
+        partitions.forEach(partition -> lagByGroup.merge(partition.group() + " · " + partition.topic(), partition.lag(), Long::sum));
+        return Charts.bars("Consumer lag (records)", lagByGroup);
+    }
+
+    public double getOldestPendingAgeSeconds() {
+        return ages.isEmpty() ? 0 : ages.getLast();
+    }
+
+    public Map<String, Long> getRowsByStatus() {
+        return rowsByStatus;
+    }
+
+    public List<PartitionLag> getPartitions() {
+        return partitions;
+    }
+
+    public String getConsumerError() {
+        return consumerError;
+    }
+}
