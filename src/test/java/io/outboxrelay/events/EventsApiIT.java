@@ -160,15 +160,19 @@ class EventsApiIT {
 
     @Test
     void lagShowsRowsPerStatusAndTheConsumerGroupsBehindEachPartition() {
-        JsonObject lag = Api.get("/api/lag", Api.VIEWER).json();
-
-        assertThat(lag.getJsonObject("rowsByStatus").keySet()).contains("SENT");
-        assertThat(lag.getJsonNumber("oldestPendingAgeSeconds").doubleValue()).isGreaterThanOrEqualTo(0);
-        assertThat(lag.getJsonArray("consumerGroups").getValuesAs(JsonObject.class))
-                .anySatisfy(partition -> {
-                    assertThat(partition.getString("group")).isEqualTo("inventory");
-                    assertThat(partition.getString("topic")).isEqualTo("order.events");
-                    assertThat(partition.getJsonNumber("lag").longValue()).isGreaterThanOrEqualTo(0);
+        // the figures are a snapshot the server takes every second here: wait for one that has the group
+        org.awaitility.Awaitility.await("a lag snapshot with the inventory group").atMost(java.time.Duration.ofSeconds(60))
+                .untilAsserted(() -> {
+                    JsonObject lag = Api.get("/api/lag", Api.VIEWER).json();
+                    assertThat(lag.getString("measuredAt")).isNotBlank();
+                    assertThat(lag.getJsonObject("rowsByStatus").keySet()).contains("SENT");
+                    assertThat(lag.getJsonNumber("oldestPendingAgeSeconds").doubleValue()).isGreaterThanOrEqualTo(0);
+                    assertThat(lag.getJsonArray("consumerGroups").getValuesAs(JsonObject.class))
+                            .anySatisfy(partition -> {
+                                assertThat(partition.getString("group")).isEqualTo("inventory");
+                                assertThat(partition.getString("topic")).isEqualTo("order.events");
+                                assertThat(partition.getJsonNumber("lag").longValue()).isGreaterThanOrEqualTo(0);
+                            });
                 });
     }
 

@@ -29,6 +29,16 @@ public final class DevStack {
         run("start-kafka");
     }
 
+    /** Stops PostgreSQL; its port closes, its data stays. */
+    public static void stopPostgres() {
+        run("stop-postgres");
+    }
+
+    /** Starts PostgreSQL again (or leaves it running) and waits until it answers. */
+    public static void startPostgres() {
+        run("start-postgres");
+    }
+
     private static void run(String command) {
         // Written to a file, not to this JVM's stdout, which the build's test runner uses as its channel.
         Path log = DIR.resolve("it-" + command + ".log");

@@ -93,6 +93,8 @@ public class DeadLettersPage implements Serializable {
             Messages.info("Replayed " + eventId + ".");
         } catch (NotReplayableException | EventNotFoundException refused) {
             Messages.error(refused.getMessage());
+        } catch (RuntimeException e) {
+            Messages.unavailable("The database", e);
         }
         refresh();
     }
@@ -112,6 +114,9 @@ public class DeadLettersPage implements Serializable {
                 replayed += replays.replayOne(event.eventId(), user.getName());
             } catch (NotReplayableException | EventNotFoundException notAnymore) {
                 refused.add(event.eventId().toString());
+            } catch (RuntimeException e) {
+                Messages.unavailable("The database", e);
+                break;
             }
         }
         Messages.info("Replayed " + replayed + " event(s)." + (refused.isEmpty() ? ""
@@ -121,16 +126,24 @@ public class DeadLettersPage implements Serializable {
 
     /** The dry run shown in the confirmation dialog before a bulk replay. */
     public void countMatching() {
-        matched = replays.replayMatching(filter(), true, user.getName()).matched();
+        try {
+            matched = replays.replayMatching(filter(), true, user.getName()).matched();
+        } catch (RuntimeException e) {
+            Messages.unavailable("The database", e);
+        }
     }
 
     public void replayMatching() {
         if (refusedToViewer()) {
             return;
         }
-        BulkReplayResult result = replays.replayMatching(filter(), false, user.getName());
-        Messages.info("Replayed " + result.replayed() + " of " + result.matched()
-                + " matching dead letter(s), those last changed before " + result.cutoff() + ".");
+        try {
+            BulkReplayResult result = replays.replayMatching(filter(), false, user.getName());
+            Messages.info("Replayed " + result.replayed() + " of " + result.matched()
+                    + " matching dead letter(s), those last changed before " + result.cutoff() + ".");
+        } catch (RuntimeException e) {
+            Messages.unavailable("The database", e);
+        }
         refresh();
     }
 

@@ -1,9 +1,8 @@
 package io.outboxrelay.console.boundary;
 
 import io.outboxrelay.console.control.Charts;
-import io.outboxrelay.events.control.ConsumerLag;
 import io.outboxrelay.events.control.ConsumerLag.PartitionLag;
-import io.outboxrelay.events.control.EventQueries;
+import io.outboxrelay.events.control.LagSnapshot;
 import io.outboxrelay.events.control.PublishRate;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;
@@ -17,13 +16,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Lag, refreshed every few seconds while the page is open: rows by status, the age of the
+ * Lag, redrawn every few seconds while the page is open: rows by status, the age of the
  * oldest event not yet published and this server's publish rate (as lines over the last
  * {@value #SAMPLES} samples), and each consumer group's lag.
  */
@@ -36,39 +34,28 @@ public class LagPage implements Serializable {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     @Inject
-    EventQueries queries;
+    LagSnapshot snapshot;
 
     @Inject
     PublishRate publishRate;
 
-    @Inject
-    ConsumerLag consumerLag;
-
     private final Deque<String> times = new ArrayDeque<>();
     private final Deque<Double> ages = new ArrayDeque<>();
     private final Deque<Double> rates = new ArrayDeque<>();
-    private Map<String, Long> rowsByStatus = new LinkedHashMap<>();
+    private Map<String, Long> rowsByStatus = new TreeMap<>();
     private transient List<PartitionLag> partitions = List.of();
     private String consumerError;
 
+    /** Reads the latest lag snapshot (refreshed by the server every {@code outbox.lag.refresh-ms}). */
     @PostConstruct
     public void refresh() {
-        double age;
-        try {
-            rowsByStatus = new LinkedHashMap<>(queries.rowsByStatus());
-            age = queries.oldestPendingAgeSeconds();
-        } catch (java.sql.SQLException e) {
-            Messages.unavailable("The database", e);
-            return;
-        }
-        sample(LocalTime.now().truncatedTo(ChronoUnit.SECONDS).format(CLOCK), age, publishRate.perSecond());
-        try {
-            partitions = consumerLag.all();
-            consumerError = null;
-        } catch (Exception kafkaUnavailable) {
-            partitions = List.of();
-            consumerError = "Kafka did not answer (" + kafkaUnavailable.getClass().getSimpleName() + ").";
-        }
+        LagSnapshot.Figures figures = snapshot.figures();
+        rowsByStatus = new TreeMap<>(figures.rowsByStatus());
+        sample(LocalTime.now().truncatedTo(ChronoUnit.SECONDS).format(CLOCK), figures.oldestPendingAgeSeconds(),
+                publishRate.perSecond());
+        partitions = figures.consumers();
+        consumerError = figures.kafkaError() != null ? figures.kafkaError()
+                : figures.databaseError();
     }
 
     private void sample(String time, double age, double rate) {

@@ -22,7 +22,7 @@ public class IdempotentHandling {
         if (!consumed.markConsumed(group, event.eventId(), event.eventType())) {
             return Outcome.DUPLICATE;
         }
-        handler.accept(event);
+        ConsumerContext.run(event, () -> handler.accept(event));
         return Outcome.HANDLED;
     }
 }

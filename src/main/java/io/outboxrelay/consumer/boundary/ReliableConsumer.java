@@ -4,12 +4,14 @@ import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
+import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.relay.control.Backoff;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -70,6 +72,9 @@ public class ReliableConsumer {
     @Resource
     ManagedExecutorService executor;
 
+    @Inject
+    Event<ConsumerOutcome> outcomes;
+
     private Retrying handling;
     private Retrying deadLettering;
     private final Map<String, PartitionLanes> lanes = new ConcurrentHashMap<>();
@@ -106,20 +111,28 @@ public class ReliableConsumer {
 
     private void handle(String group, Message<String> message, ConsumerRecord<String, String> record,
                         Consumer<IncomingEvent> handler) {
+        IdempotentHandling.Outcome[] outcome = new IdempotentHandling.Outcome[1];
+        ConsumerOutcome.Kind kind;
+        Retrying.Result result;
         try {
-            Retrying.Result result = handling.run(() -> idempotent.handleOnce(group, IncomingEvents.of(record), handler));
+            result = handling.run(() -> outcome[0] = idempotent.handleOnce(group, IncomingEvents.of(record), handler));
             if (result.passed() && result.attempts() > 0) {
                 LOG.info(() -> group + " handled " + where(record) + " after " + result.attempts()
                         + " failed attempt(s); last error: " + result.lastErrorOrNone());
             }
-            if (!result.passed()) {
+            if (result.passed()) {
+                kind = outcome[0] == IdempotentHandling.Outcome.DUPLICATE
+                        ? ConsumerOutcome.Kind.DUPLICATE : ConsumerOutcome.Kind.PROCESSED;
+            } else {
                 deadLetter(group, record, result);
+                kind = ConsumerOutcome.Kind.DEAD_LETTERED;
             }
         } catch (InterruptedException interrupted) { // server stopping: leave the record unacknowledged
             Thread.currentThread().interrupt();
             return;
         }
         message.ack();
+        outcomes.fire(new ConsumerOutcome(group, kind, result.attempts()));
     }
 
     private void deadLetter(String group, ConsumerRecord<String, String> record, Retrying.Result failure)
@@ -134,7 +147,23 @@ public class ReliableConsumer {
                 + " attempt(s): " + failure.lastError());
     }
 
-    private static String where(ConsumerRecord<?, ?> record) {
-        return record.topic() + "-" + record.partition() + "@" + record.offset();
+    /** The record's place and, as far as its headers tell, its event and trace: {@code topic-partition@offset (event=... trace=...)}. */
+    private static String where(ConsumerRecord<String, String> record) {
+        String place = record.topic() + "-" + record.partition() + "@" + record.offset();
+        String id = IncomingEvents.header(record, "ce_id");
+        String trace = IncomingEvents.header(record, "traceparent");
+        String correlation = IncomingEvents.header(record, "correlation-id");
+        StringBuilder context = new StringBuilder();
+        if (id != null) {
+            context.append("event=").append(id.length() > 80 ? id.substring(0, 80) : id);
+        }
+        if (trace != null && trace.length() >= 35) {
+            context.append(context.isEmpty() ? "" : " ").append("trace=").append(trace, 3, 35);
+        }
+        if (correlation != null) {
+            context.append(context.isEmpty() ? "" : " ").append("correlation=")
+                    .append(correlation.length() > 100 ? correlation.substring(0, 100) : correlation);
+        }
+        return context.isEmpty() ? place : place + " (" + context + ")";
     }
 }

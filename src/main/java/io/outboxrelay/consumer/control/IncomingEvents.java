@@ -35,7 +35,8 @@ public final class IncomingEvents {
         if (record.value() == null || !isJson(record.value())) {
             throw new PoisonRecordException("the payload of event " + eventId + " is not JSON");
         }
-        return new IncomingEvent(eventId, header(record, "ce_type"), record.key(), record.value());
+        return new IncomingEvent(eventId, header(record, "ce_type"), record.key(), record.value(),
+                header(record, "traceparent"), header(record, "correlation-id"));
     }
 
     public static String header(ConsumerRecord<?, ?> record, String name) {

@@ -1,7 +1,6 @@
 package io.outboxrelay.events.boundary;
 
-import io.outboxrelay.events.control.ConsumerLag;
-import io.outboxrelay.events.control.EventQueries;
+import io.outboxrelay.events.control.LagSnapshot;
 import io.outboxrelay.events.control.PublishRate;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -10,14 +9,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import java.sql.SQLException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * How far behind things are: rows per status, the age of the oldest event not yet published,
- * this server's publish rate, and each consumer group's lag per partition.
+ * this server's publish rate, and each consumer group's lag per partition. The figures that
+ * cost a query are the latest snapshot ({@code measuredAt}, refreshed every
+ * {@code outbox.lag.refresh-ms}).
  */
 @Path("lag")
 @Produces(MediaType.APPLICATION_JSON)
@@ -25,26 +24,25 @@ import java.util.Map;
 public class LagResource {
 
     @Inject
-    EventQueries queries;
+    LagSnapshot snapshot;
 
     @Inject
     PublishRate publishRate;
 
-    @Inject
-    ConsumerLag consumerLag;
-
     @GET
-    public Map<String, Object> lag() throws SQLException {
+    public Map<String, Object> lag() {
+        LagSnapshot.Figures figures = snapshot.figures();
         Map<String, Object> lag = new LinkedHashMap<>();
-        lag.put("rowsByStatus", queries.rowsByStatus());
-        lag.put("oldestPendingAgeSeconds", queries.oldestPendingAgeSeconds());
+        lag.put("measuredAt", figures.takenAt() == null ? null : figures.takenAt().toString());
+        lag.put("rowsByStatus", figures.rowsByStatus());
+        lag.put("oldestPendingAgeSeconds", figures.oldestPendingAgeSeconds());
         lag.put("publishRatePerSecond", publishRate.perSecond());
-        try {
-            List<ConsumerLag.PartitionLag> consumers = consumerLag.all();
-            lag.put("consumerGroups", consumers);
-        } catch (Exception kafkaUnavailable) {
-            lag.put("consumerGroups", List.of());
-            lag.put("consumerGroupsError", "Kafka did not answer: " + kafkaUnavailable.getClass().getSimpleName());
+        lag.put("consumerGroups", figures.consumers());
+        if (figures.databaseError() != null) {
+            lag.put("databaseError", figures.databaseError());
+        }
+        if (figures.kafkaError() != null) {
+            lag.put("consumerGroupsError", figures.kafkaError());
         }
         return lag;
     }

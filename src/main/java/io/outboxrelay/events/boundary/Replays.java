@@ -28,6 +28,8 @@ import java.util.UUID;
 @Transactional
 public class Replays {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Replays.class.getName());
+
     private static final String REPLAY_SET = """
             SET status = 'PENDING', attempts = 0, next_attempt_at = ?, first_failed_at = NULL,
                 replay_count = replay_count + 1, lease_owner = NULL, lease_until = NULL, updated_at = ?""";
@@ -58,6 +60,7 @@ public class Replays {
                     + "; only DLT and DEAD events can be replayed");
         }
         audit(actor, "REPLAY_ONE", eventId, null, null, 1, 1, now);
+        LOG.info(() -> "Event " + eventId + " replayed by " + actor + ": PENDING again");
         return replayed;
     }
 
@@ -81,7 +84,10 @@ public class Replays {
         int replayed = bind(em.createNativeQuery("UPDATE outbox_event " + REPLAY_SET + " WHERE id IN ("
                 + "SELECT id FROM outbox_event WHERE " + criteria.where() + " ORDER BY id LIMIT ? FOR UPDATE)"),
                 parameters).executeUpdate();
-        audit(actor, "REPLAY_BULK", null, jsonb.toJson(filter), cutoff, matched, replayed, now);
+        String filterJson = jsonb.toJson(filter);
+        audit(actor, "REPLAY_BULK", null, filterJson, cutoff, matched, replayed, now);
+        LOG.info(() -> actor + " replayed " + replayed + " of " + matched + " dead letter(s) matching " + filterJson
+                + " last changed before " + cutoff);
         return new BulkReplayResult(false, matched, replayed, cutoff);
     }
 

@@ -1,6 +1,6 @@
 package io.outboxrelay.events.control;
 
-import io.outboxrelay.relay.entity.EventsPublished;
+import io.outboxrelay.relay.entity.RoundReport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -19,7 +19,7 @@ public class PublishRate {
     private final long[] counts = new long[WINDOW_SECONDS];
     private final long[] seconds = new long[WINDOW_SECONDS];
 
-    void onPublished(@Observes EventsPublished published) {
+    void onRound(@Observes RoundReport round) {
         long second = clock.millis() / 1000;
         int slot = (int) (second % WINDOW_SECONDS);
         synchronized (this) {
@@ -27,7 +27,7 @@ public class PublishRate {
                 seconds[slot] = second;
                 counts[slot] = 0;
             }
-            counts[slot] += published.count();
+            counts[slot] += round.sent();
         }
     }
 

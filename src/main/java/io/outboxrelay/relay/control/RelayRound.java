@@ -7,6 +7,7 @@ import io.outboxrelay.relay.control.RelayStore.Failure;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
+import io.outboxrelay.relay.entity.RoundReport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -53,10 +54,14 @@ public class RelayRound {
     Clock clock;
 
     @Inject
-    jakarta.enterprise.event.Event<io.outboxrelay.relay.entity.EventsPublished> published;
+    jakarta.enterprise.event.Event<RoundReport> reports;
+
+    @Inject
+    RelayHeartbeat heartbeat;
 
     /** Runs one round; returns how many rows it claimed (0 when idle or Kafka is down). */
     public int run(String owner) throws SQLException, InterruptedException {
+        heartbeat.beat();
         if (outage.inOutage()) {
             if (!outage.probeDue()) {
                 return 0;
@@ -66,6 +71,7 @@ public class RelayRound {
             }
         }
         Instant now = clock.instant();
+        long started = System.nanoTime();
         List<ClaimedEvent> claimed = store.claim(owner, now, now.plus(settings.lease()), settings.batchSize(),
                 settings.ordering(), settings.blockOnDead());
         if (claimed.isEmpty()) {
@@ -81,25 +87,41 @@ public class RelayRound {
         Decision decision = new Outcomes(settings.maxAttempts(), settings.retryBackoff())
                 .decide(claimed, results, done, this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
         store.markSent(owner, decision.sent(), done);
-        if (!decision.sent().isEmpty()) {
-            published.fire(new io.outboxrelay.relay.entity.EventsPublished(decision.sent().size()));
-        }
         store.scheduleRetries(owner, decision.retries(), done);
         if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
             store.holdFollowers(decision.retries(), done);
         }
-        deadLetter(owner, decision.deadLetters());
+        List<Failure> failed = deadLetter(owner, decision.deadLetters());
         store.release(owner, decision.released(), done, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
+        report(claimed, decision, failed, done, Duration.ofNanos(System.nanoTime() - started));
         return claimed.size();
     }
 
-    /** Publishes to {@code <topic>.DLT}; rows whose dead letter was acked become DLT, the others DEAD. */
-    private void deadLetter(String owner, List<DeadLetter> deadLetters) throws SQLException, InterruptedException {
+    private void report(List<ClaimedEvent> claimed, Decision decision, List<Failure> failed, Instant acked,
+                        Duration duration) {
+        Map<Long, ClaimedEvent> byId = claimed.stream().collect(Collectors.toMap(ClaimedEvent::id, event -> event));
+        List<Duration> commitToAck = new ArrayList<>();
+        List<Integer> sentAttempts = new ArrayList<>();
+        for (Outcomes.Sent sent : decision.sent()) {
+            ClaimedEvent event = byId.get(sent.id());
+            commitToAck.add(Duration.between(event.createdAt().toInstant(), acked));
+            sentAttempts.add(event.attempts());
+        }
+        int dead = (int) failed.stream().filter(failure -> "DEAD".equals(failure.status())).count();
+        reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts, decision.retries().size(),
+                failed.size() - dead, dead, decision.released().size() + decision.deadLetters().size() - failed.size()));
+    }
+
+    /**
+     * Publishes to {@code <topic>.DLT}; rows whose dead letter was acked become DLT, the others
+     * DEAD (or go back, when Kafka is down). Returns the rows marked DLT or DEAD.
+     */
+    private List<Failure> deadLetter(String owner, List<DeadLetter> deadLetters) throws SQLException, InterruptedException {
         if (deadLetters.isEmpty()) {
-            return;
+            return List.of();
         }
         Instant now = clock.instant();
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
@@ -131,6 +153,7 @@ public class RelayRound {
         }
         store.markFailed(owner, failures, clock.instant());
         store.release(owner, released, clock.instant(), clock.instant());
+        return failures;
     }
 
     /** Asks at most once, and only if asked. */

@@ -13,7 +13,8 @@ import java.util.UUID;
 
 /**
  * Reads {@code X-Correlation-Id} and {@code traceparent} from each API request (a missing or
- * malformed correlation id gets a fresh one) and echoes the correlation id in the response.
+ * malformed one gets a fresh one: a new trace starts here) and echoes the correlation id in the
+ * response.
  */
 @Provider
 @PreMatching
@@ -32,6 +33,9 @@ public class TraceFilter implements ContainerRequestFilter, ContainerResponseFil
             trace.correlationId(UUID.randomUUID().toString());
         }
         trace.traceparent(request.getHeaderString(TRACEPARENT_HEADER));
+        if (trace.traceparent().isEmpty()) {
+            trace.traceparent(RequestTrace.newTraceparent(java.util.concurrent.ThreadLocalRandom.current()));
+        }
     }
 
     @Override

@@ -38,6 +38,23 @@ public class RequestTrace {
         return candidate != null && CORRELATION_ID.matcher(candidate).matches();
     }
 
+    /** A new W3C trace context (random trace id and parent id, sampled), for a request that brought none. */
+    public static String newTraceparent(java.util.random.RandomGenerator random) {
+        String traceId;
+        do {
+            traceId = hex(random.nextLong()) + hex(random.nextLong());
+        } while (traceId.chars().allMatch(c -> c == '0'));
+        String parentId;
+        do {
+            parentId = hex(random.nextLong());
+        } while (parentId.chars().allMatch(c -> c == '0'));
+        return "00-" + traceId + "-" + parentId + "-01";
+    }
+
+    private static String hex(long value) {
+        return String.format("%016x", value);
+    }
+
     public static boolean isTraceparent(String candidate) {
         return candidate != null
                 && TRACEPARENT.matcher(candidate).matches()

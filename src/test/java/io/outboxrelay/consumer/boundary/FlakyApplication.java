@@ -5,6 +5,7 @@ import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
+import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.PoisonRecordException;
 import io.outboxrelay.kafka.control.KafkaSettings;
@@ -31,7 +32,7 @@ final class FlakyApplication {
         return ShrinkWrap.create(WebArchive.class, name + ".war")
                 .addClasses(FlakyConsumer.class, NotificationRows.class, ReliableConsumer.class,
                         IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
-                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, Retrying.class, Retrying.Result.class,
+                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, ConsumerOutcome.class, ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
                         Backoff.class, KafkaSettings.class, SystemClock.class)
                 .addAsResource("META-INF/persistence.xml")

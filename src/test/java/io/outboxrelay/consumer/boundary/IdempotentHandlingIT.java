@@ -36,7 +36,7 @@ class IdempotentHandlingIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "idempotent-handling-it.war")
                 .addClasses(IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
-                        IncomingEvent.class, NotificationRows.class)
+                        IncomingEvent.class, NotificationRows.class, ConsumerContext.class)
                 .addAsResource("META-INF/persistence.xml");
     }
 

@@ -28,6 +28,19 @@ class IncomingEventsTest {
     }
 
     @Test
+    void theTraceContextTheEventTravelledWithComesAlong() {
+        ConsumerRecord<String, String> record = record("{}");
+        record.headers().add("ce_id", bytes(eventId.toString()))
+                .add("traceparent", bytes("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+                .add("correlation-id", bytes("checkout-4711"));
+
+        IncomingEvent event = IncomingEvents.of(record);
+
+        assertThat(event.traceparent()).isEqualTo("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        assertThat(event.correlationId()).isEqualTo("checkout-4711");
+    }
+
+    @Test
     void aDebeziumStyleIdHeaderServesToo() {
         ConsumerRecord<String, String> record = record("{}");
         record.headers().add("id", bytes(eventId.toString()));

@@ -106,6 +106,15 @@ class OrdersApiIT {
     }
 
     @Test
+    void aRequestWithoutTraceContextStartsANewTraceThatTravelsWithTheEvent() {
+        Answer created = Api.post("/api/orders", ORDER);
+
+        String trace = (String) Database.rows("SELECT headers->>'traceparent' AS trace FROM outbox_event WHERE event_id = ?",
+                UUID.fromString(created.json().getString("eventId"))).get(0).get("trace");
+        assertThat(trace).matches("00-[0-9a-f]{32}-[0-9a-f]{16}-01");
+    }
+
+    @Test
     void invalidOrdersAreRefusedWith400ProblemsThatNameEveryBrokenRule() {
         Answer answer = Api.post("/api/orders", """
                 {"customerId": "", "lines": [{"sku": "bad sku!", "quantity": 0, "unitPrice": -1}]}""");

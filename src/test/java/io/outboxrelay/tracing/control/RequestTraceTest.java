@@ -40,4 +40,15 @@ class RequestTraceTest {
         trace.correlationId("<script>");
         assertThat(trace.correlationId()).isEmpty();
     }
+
+    @Test
+    void aNewTraceparentIsWellFormedAndDiffersEachTime() {
+        java.util.Random random = new java.util.Random(42);
+
+        String first = RequestTrace.newTraceparent(random);
+        String second = RequestTrace.newTraceparent(random);
+
+        assertThat(RequestTrace.isTraceparent(first)).as(first).isTrue();
+        assertThat(first).startsWith("00-").endsWith("-01").hasSize(55).isNotEqualTo(second);
+    }
 }

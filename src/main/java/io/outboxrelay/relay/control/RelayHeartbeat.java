@@ -1,0 +1,26 @@
+package io.outboxrelay.relay.control;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/** When a relay worker last began a round (idle, busy or failing: its loop is alive). */
+@ApplicationScoped
+public class RelayHeartbeat {
+
+    @Inject
+    Clock clock;
+
+    private volatile Instant last;
+
+    public void beat() {
+        last = clock.instant();
+    }
+
+    /** {@code null} until the first round. */
+    public Instant last() {
+        return last;
+    }
+}
