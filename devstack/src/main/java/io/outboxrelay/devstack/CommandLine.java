@@ -16,7 +16,7 @@ final class CommandLine {
 
     static final String USAGE = String.join("\n",
             "usage: stack <command> --dir <stateDir> [options]",
-            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-prop key=value]...",
+            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-prop key=value]... [--pg-setting key=value]...",
             "                     start PostgreSQL and Kafka (or reuse them), wait until both serve,",
             "                     print the contents of D/stack.env",
             "  down --dir D       stop both, keeping their data",
@@ -29,13 +29,16 @@ final class CommandLine {
     final int postgresPort;
     final int kafkaPort;
     final Map<String, String> kafkaProperties;
+    final Map<String, String> postgresSettings;
 
-    private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, Map<String, String> kafkaProperties) {
+    private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, Map<String, String> kafkaProperties,
+                        Map<String, String> postgresSettings) {
         this.command = command;
         this.dir = dir;
         this.postgresPort = postgresPort;
         this.kafkaPort = kafkaPort;
         this.kafkaProperties = kafkaProperties;
+        this.postgresSettings = postgresSettings;
     }
 
     static CommandLine parse(String[] args) {
@@ -49,6 +52,7 @@ final class CommandLine {
         int postgresPort = 0;
         int kafkaPort = 0;
         Map<String, String> kafkaProperties = new LinkedHashMap<>();
+        Map<String, String> postgresSettings = new LinkedHashMap<>();
         for (int i = 1; i < args.length; i += 2) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -59,14 +63,15 @@ final class CommandLine {
                 case "--dir" -> dir = Path.of(value).toAbsolutePath().normalize();
                 case "--pg-port" -> postgresPort = port(option, value);
                 case "--kafka-port" -> kafkaPort = port(option, value);
-                case "--kafka-prop" -> putProperty(kafkaProperties, value);
+                case "--kafka-prop" -> putProperty(option, kafkaProperties, value);
+                case "--pg-setting" -> putProperty(option, postgresSettings, value);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
         if (dir == null) {
             throw new IllegalArgumentException("--dir is required");
         }
-        return new CommandLine(args[0], dir, postgresPort, kafkaPort, kafkaProperties);
+        return new CommandLine(args[0], dir, postgresPort, kafkaPort, kafkaProperties, postgresSettings);
     }
 
     private static int port(String option, String value) {
@@ -81,10 +86,10 @@ final class CommandLine {
         throw new IllegalArgumentException(option + " must be a port number, not '" + value + "'");
     }
 
-    private static void putProperty(Map<String, String> properties, String assignment) {
+    private static void putProperty(String option, Map<String, String> properties, String assignment) {
         int equals = assignment.indexOf('=');
         if (equals <= 0) {
-            throw new IllegalArgumentException("--kafka-prop must be key=value, not '" + assignment + "'");
+            throw new IllegalArgumentException(option + " must be key=value, not '" + assignment + "'");
         }
         properties.put(assignment.substring(0, equals).trim(), assignment.substring(equals + 1).trim());
     }

@@ -63,9 +63,13 @@ public final class DevStack {
         kafka.assignInternalSettings();
         postgres.assignHome();
         commandLine.kafkaProperties.forEach((key, value) -> state.set(Kafka.PROPERTY_PREFIX + key, value));
+        commandLine.postgresSettings.forEach((key, value) -> state.set(Postgres.SETTING_PREFIX + key, value));
         state.save();
         if (!commandLine.kafkaProperties.isEmpty() && kafka.running().isPresent()) {
             System.err.println("stack: kafka already runs; --kafka-prop takes effect after stop-kafka/start-kafka");
+        }
+        if (!commandLine.postgresSettings.isEmpty() && postgres.running().isPresent()) {
+            System.err.println("stack: postgres already runs; --pg-setting takes effect after stop-postgres/start-postgres");
         }
 
         // Kafka is the slower starter, so it gets going while PostgreSQL is prepared.

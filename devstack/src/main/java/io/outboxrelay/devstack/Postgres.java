@@ -33,6 +33,9 @@ final class Postgres extends Component {
 
     private final ServerUser serverUser = ServerUser.forCurrentProcess();
 
+    /** Server settings given with {@code --pg-setting}, passed as {@code -c key=value} at every start. */
+    static final String SETTING_PREFIX = "postgres.setting.";
+
     Postgres(StackState state) {
         super("postgres", PORT_KEY, state);
     }
@@ -82,13 +85,15 @@ final class Postgres extends Component {
         try {
             Path bin = PostgresBinaries.ensureUnpacked(home().resolve("pgsql"));
             initdbIfNeeded(bin);
-            return ProcessControl.startDetached(serverUser.command(List.of(
+            List<String> command = new java.util.ArrayList<>(List.of(
                     bin.resolve("postgres").toString(),
                     "-D", dataDir().toString(),
                     "-p", Integer.toString(port()),
                     "-c", "listen_addresses=" + Ports.LOOPBACK,
                     "-c", "unix_socket_directories=",
-                    "-c", "max_connections=" + MAX_CONNECTIONS)), logFile(), home());
+                    "-c", "max_connections=" + MAX_CONNECTIONS));
+            state.withPrefix(SETTING_PREFIX).forEach((key, value) -> command.addAll(List.of("-c", key + "=" + value)));
+            return ProcessControl.startDetached(serverUser.command(command), logFile(), home());
         } catch (IOException e) {
             throw new DevStackException("cannot prepare PostgreSQL in " + state.dir() + ": " + e.getMessage(), e);
         }
@@ -138,6 +143,8 @@ final class Postgres extends Component {
                     + " IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '" + USER + "') THEN"
                     + " CREATE ROLE " + USER + " LOGIN PASSWORD '" + PASSWORD + "';"
                     + " END IF; END $$");
+            // so change-data-capture tools (the benchmark's Debezium) can read the WAL as the application user
+            statement.execute("ALTER ROLE " + USER + " REPLICATION");
             try (ResultSet rows = statement.executeQuery(
                     "SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
                 if (rows.next()) {

@@ -14,13 +14,15 @@ class CommandLineTest {
     void parsesEveryOptionOfUp() {
         CommandLine line = CommandLine.parse(new String[] {
             "up", "--dir", "state/../ds", "--pg-port", "15432", "--kafka-port", "0",
-            "--kafka-prop", "auto.create.topics.enable=false", "--kafka-prop", "log.retention.ms=a=b"});
+            "--kafka-prop", "auto.create.topics.enable=false", "--kafka-prop", "log.retention.ms=a=b",
+            "--pg-setting", "wal_level=logical"});
 
         assertEquals("up", line.command);
         assertEquals(Path.of("ds").toAbsolutePath(), line.dir);
         assertEquals(15432, line.postgresPort);
         assertEquals(0, line.kafkaPort);
         assertEquals(Map.of("auto.create.topics.enable", "false", "log.retention.ms", "a=b"), line.kafkaProperties);
+        assertEquals(Map.of("wal_level", "logical"), line.postgresSettings);
     }
 
     @Test
@@ -42,6 +44,8 @@ class CommandLineTest {
                 () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--pg-port", "70000"}));
         assertThrows(IllegalArgumentException.class,
                 () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--kafka-prop", "novalue"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--pg-setting", "=logical"}));
         assertThrows(IllegalArgumentException.class,
                 () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--verbose", "x"}));
     }

@@ -1,0 +1,159 @@
+package io.outboxrelay.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.format.Json;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The CDC path: Debezium's embedded engine reads the outbox table's inserts from PostgreSQL's
+ * logical replication (pgoutput) and a reliable producer sends each row's payload; a batch is
+ * marked processed once Kafka acknowledged it. Needs {@code wal_level=logical}.
+ */
+final class DebeziumCdc implements Contender {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public String name() {
+        return "debezium";
+    }
+
+    @Override
+    public String settings() {
+        return "debezium-embedded 3.6.1.Final, PostgreSQL connector, pgoutput, snapshot.mode=no_data, max.batch.size=4096,"
+                + " max.queue.size=16384, poll.interval.ms=50; batch produced then flushed (acks) before it is marked processed";
+    }
+
+    @Override
+    public long drain(Env env, int n) throws Exception {
+        String topic = env.freshTopic(name());
+        env.sql("""
+                CREATE TABLE IF NOT EXISTS bench_cdc_outbox (
+                    id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL)""");
+        String slot = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        URIParts db = URIParts.of(env.dbUrl());
+        Properties config = new Properties();
+        config.setProperty("name", slot);
+        config.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+        config.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
+        config.setProperty("offset.flush.interval.ms", "1000");
+        config.setProperty("database.hostname", db.host());
+        config.setProperty("database.port", Integer.toString(db.port()));
+        config.setProperty("database.user", env.dbUser());
+        config.setProperty("database.password", env.dbPassword());
+        config.setProperty("database.dbname", db.database());
+        config.setProperty("topic.prefix", slot);
+        config.setProperty("table.include.list", "public.bench_cdc_outbox");
+        config.setProperty("plugin.name", "pgoutput");
+        config.setProperty("slot.name", slot);
+        config.setProperty("slot.drop.on.stop", "true");
+        config.setProperty("publication.name", slot);
+        config.setProperty("publication.autocreate.mode", "filtered");
+        config.setProperty("snapshot.mode", "no_data");
+        config.setProperty("max.batch.size", "4096");
+        config.setProperty("max.queue.size", "16384");
+        config.setProperty("poll.interval.ms", "50");
+        config.setProperty("key.converter.schemas.enable", "false");
+        config.setProperty("value.converter.schemas.enable", "false");
+
+        ExecutorService engineThread = Executors.newSingleThreadExecutor();
+        try (KafkaProducer<String, String> producer = env.producer(); Admin admin = env.admin()) {
+            CountDownLatch streaming = new CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            DebeziumEngine<ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
+                    .using(config)
+                    .using((success, message, error) -> {
+                        if (!success) {
+                            failure.set(message + (error == null ? "" : ": " + error));
+                            streaming.countDown();
+                        }
+                    })
+                    .using(new DebeziumEngine.ConnectorCallback() {
+                        @Override
+                        public void taskStarted() {
+                            streaming.countDown();
+                        }
+                    })
+                    .notifying((records, committer) -> {
+                        for (ChangeEvent<String, String> record : records) {
+                            JsonNode after;
+                            try {
+                                after = JSON.readTree(record.value()).path("after");
+                            } catch (com.fasterxml.jackson.core.JsonProcessingException unreadable) {
+                                throw new IllegalStateException("unreadable change event", unreadable);
+                            }
+                            if (!after.isMissingNode() && !after.isNull()) {
+                                producer.send(new ProducerRecord<>(topic, after.path("aggregate_id").asText(),
+                                        after.path("payload").asText()));
+                            }
+                        }
+                        producer.flush(); // acknowledged before the batch counts as processed
+                        for (ChangeEvent<String, String> record : records) {
+                            committer.markProcessed(record);
+                        }
+                        committer.markBatchFinished();
+                    })
+                    .build();
+            try (engine) {
+                engineThread.execute(engine);
+                if (!streaming.await(120, TimeUnit.SECONDS) || failure.get() != null) {
+                    throw new IllegalStateException("Debezium did not start: "
+                            + (failure.get() == null ? "no task within 120 s" : failure.get()));
+                }
+                awaitSlotActive(env, slot);
+                env.sql("INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES
+                        + "), " + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
+                long start = System.nanoTime(); // committed
+                return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
+            }
+        } finally {
+            engineThread.shutdownNow();
+            engineThread.awaitTermination(60, TimeUnit.SECONDS);
+            env.sql("TRUNCATE bench_cdc_outbox");
+        }
+    }
+
+    private static void awaitSlotActive(Env env, String slot) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        try (Connection connection = env.connect();
+             PreparedStatement query = connection.prepareStatement(
+                     "SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
+            query.setString(1, slot);
+            while (System.nanoTime() < deadline) {
+                try (ResultSet active = query.executeQuery()) {
+                    if (active.next() && active.getBoolean(1)) {
+                        return;
+                    }
+                }
+                Thread.sleep(50);
+            }
+        }
+        throw new IllegalStateException("replication slot " + slot + " did not become active");
+    }
+
+    /** Host, port and database of a {@code jdbc:postgresql://host:port/db} URL. */
+    record URIParts(String host, int port, String database) {
+        static URIParts of(String jdbcUrl) {
+            java.net.URI uri = java.net.URI.create(jdbcUrl.substring("jdbc:".length()));
+            String path = uri.getPath().substring(1);
+            int query = path.indexOf('?');
+            return new URIParts(uri.getHost(), uri.getPort() < 0 ? 5432 : uri.getPort(), query < 0 ? path : path.substring(0, query));
+        }
+    }
+}

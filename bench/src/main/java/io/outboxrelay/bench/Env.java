@@ -1,0 +1,93 @@
+package io.outboxrelay.bench;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/** Where the benchmark runs: one PostgreSQL, one Kafka cluster, optionally one Outbox Relay server. */
+record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, String serverUrl, long serverPid) {
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(dbUrl, dbUser, dbPassword);
+    }
+
+    void sql(String statement) throws SQLException {
+        try (Connection connection = connect(); Statement sql = connection.createStatement()) {
+            sql.execute(statement);
+        }
+    }
+
+    Admin admin() {
+        return Admin.create(Map.of("bootstrap.servers", bootstrap));
+    }
+
+    /** The same reliable producer for every contender that produces itself: acks=all, idempotent. */
+    KafkaProducer<String, String> producer() {
+        Map<String, Object> config = new HashMap<>();
+        config.put("bootstrap.servers", bootstrap);
+        config.put("acks", "all");
+        config.put("enable.idempotence", "true");
+        config.put("linger.ms", "5");
+        config.put("compression.type", "lz4");
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    /** A fresh topic with {@link Shape#PARTITIONS} partitions, ready to take records. */
+    String freshTopic(String contender) throws Exception {
+        String topic = "bench." + contender + "." + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic(topic, Shape.PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (endOffsets(admin, topic) < 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topic " + topic + " has no leaders after 60 s");
+                }
+                Thread.sleep(50);
+            }
+        }
+        return topic;
+    }
+
+    /** Records acknowledged on the topic so far (sum of end offsets), or -1 while it is not ready. */
+    static long endOffsets(Admin admin, String topic) {
+        try {
+            Map<TopicPartition, OffsetSpec> latest = IntStream.range(0, Shape.PARTITIONS).boxed()
+                    .collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
+            return admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(info -> info.offset()).sum();
+        } catch (Exception notReady) {
+            return -1;
+        }
+    }
+
+    /** Waits until {@code count} records are on the topic; returns when that was seen. */
+    static long awaitOnTopic(Admin admin, String topic, long count, Duration patience) throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (true) {
+            long now = System.nanoTime();
+            if (endOffsets(admin, topic) >= count) {
+                return now;
+            }
+            if (now > deadline) {
+                throw new IllegalStateException(topic + " did not reach " + count + " records within " + patience);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.outboxrelay.bench;
+
+import com.gruelbox.transactionoutbox.Dialect;
+import com.gruelbox.transactionoutbox.Instantiator;
+import com.gruelbox.transactionoutbox.Persistor;
+import com.gruelbox.transactionoutbox.Submitter;
+import com.gruelbox.transactionoutbox.ThreadLocalContextTransactionManager;
+import com.gruelbox.transactionoutbox.TransactionManager;
+import com.gruelbox.transactionoutbox.TransactionOutbox;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * gruelbox transaction-outbox on the same PostgreSQL: each entry is an invocation of
+ * {@link KafkaSender#send} that produces and waits for the ack. Entries are scheduled (committed)
+ * first with processing held back; then the outbox is flushed repeatedly while a pool of threads
+ * processes entries, each in its own transaction (lock, invoke, delete), as the library does.
+ */
+final class Gruelbox implements Contender {
+
+    private static final int THREADS = 16;
+    private static final int FLUSH_BATCH = 1_000;
+    private static final Duration ATTEMPT_FREQUENCY = Duration.ofSeconds(2);
+
+    /** The invoked class: must be public with a public no-argument constructor for the proxy. */
+    public static class KafkaSender {
+        static volatile KafkaProducer<String, String> producer;
+
+        public void send(String topic, String key, String payload) throws Exception {
+            producer.send(new ProducerRecord<>(topic, key, payload)).get();
+        }
+    }
+
+    private volatile boolean processing;
+
+    @Override
+    public String name() {
+        return "gruelbox";
+    }
+
+    @Override
+    public String settings() {
+        return "transactionoutbox-core 4.2.268, PostgreSQL dialect, HikariCP pool of " + (THREADS + 4) + ", " + THREADS
+                + " processing threads, flushBatchSize " + FLUSH_BATCH + ", attemptFrequency " + ATTEMPT_FREQUENCY.toSeconds()
+                + " s, flush called whenever fewer than a batch wait for a thread";
+    }
+
+    @Override
+    public long drain(Env env, int n) throws Exception {
+        String topic = env.freshTopic(name());
+        HikariConfig pool = new HikariConfig();
+        pool.setJdbcUrl(env.dbUrl());
+        pool.setUsername(env.dbUser());
+        pool.setPassword(env.dbPassword());
+        pool.setMaximumPoolSize(THREADS + 4);
+        pool.setAutoCommit(false);
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        try (HikariDataSource dataSource = new HikariDataSource(pool);
+             KafkaProducer<String, String> producer = env.producer();
+             Admin admin = env.admin()) {
+            KafkaSender.producer = producer;
+            KafkaSender sender = new KafkaSender();
+            ThreadLocalContextTransactionManager transactions = TransactionManager.fromDataSource(dataSource);
+            Submitter submitter = (entry, process) -> {
+                if (processing) {
+                    workers.execute(() -> process.accept(entry));
+                }
+            };
+            TransactionOutbox outbox = TransactionOutbox.builder()
+                    .transactionManager(transactions)
+                    .persistor(Persistor.forDialect(Dialect.POSTGRESQL_9))
+                    .instantiator(Instantiator.using(type -> sender))
+                    .submitter(submitter)
+                    .attemptFrequency(ATTEMPT_FREQUENCY)
+                    .flushBatchSize(FLUSH_BATCH)
+                    .blockAfterAttempts(100)
+                    .build();
+            transactions.inTransaction(tx -> {
+                try (var clear = tx.connection().createStatement()) {
+                    clear.execute("DELETE FROM TXNO_OUTBOX");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            processing = false;
+            for (int from = 0; from < n; from += 1_000) {
+                int first = from;
+                int last = Math.min(n, from + 1_000);
+                transactions.inTransaction(() -> {
+                    for (int i = first; i < last; i++) {
+                        try {
+                            outbox.schedule(KafkaSender.class).send(topic, Shape.key(i), Shape.payload(i, System.currentTimeMillis()));
+                        } catch (Exception notThrownWhenScheduling) { // the proxy records the call; it does not send
+                            throw new IllegalStateException(notThrownWhenScheduling);
+                        }
+                    }
+                });
+            }
+            Thread.sleep(ATTEMPT_FREQUENCY.toMillis() + 100); // every entry is due now: the backlog is committed and waiting
+            processing = true;
+            long start = System.nanoTime();
+            while (Env.endOffsets(admin, topic) < n) {
+                if (workers.getQueue().size() < FLUSH_BATCH) {
+                    outbox.flush();
+                } else {
+                    Thread.sleep(5);
+                }
+            }
+            return System.nanoTime() - start;
+        } finally {
+            processing = false;
+            workers.shutdownNow();
+            workers.awaitTermination(30, TimeUnit.SECONDS);
+        }
+    }
+}

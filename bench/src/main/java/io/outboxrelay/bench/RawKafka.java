@@ -1,0 +1,39 @@
+package io.outboxrelay.bench;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The ceiling: the same records sent by a reliable producer straight from memory, no database. */
+final class RawKafka implements Contender {
+
+    @Override
+    public String name() {
+        return "raw-kafka";
+    }
+
+    @Override
+    public String settings() {
+        return "KafkaProducer acks=all, idempotent, linger.ms=5, lz4; records prepared in memory";
+    }
+
+    @Override
+    public long drain(Env env, int n) throws Exception {
+        String topic = env.freshTopic(name());
+        List<ProducerRecord<String, String>> records = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            records.add(new ProducerRecord<>(topic, Shape.key(i), Shape.payload(i, System.currentTimeMillis())));
+        }
+        try (KafkaProducer<String, String> producer = env.producer()) {
+            producer.partitionsFor(topic); // metadata first, as a running service would have it
+            long start = System.nanoTime();
+            for (ProducerRecord<String, String> record : records) {
+                producer.send(record);
+            }
+            producer.flush(); // returns when every record is acknowledged
+            return System.nanoTime() - start;
+        }
+    }
+}

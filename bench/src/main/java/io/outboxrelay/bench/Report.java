@@ -1,0 +1,104 @@
+package io.outboxrelay.bench;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** The figures of one run as JSON, a Markdown table with ratios, and an SVG bar chart. */
+record Report(LocalDate date, Machine machine, String mode, List<Contender> contenders,
+              Map<String, List<Double>> eventsPerSecond, Map<String, Integer> rowsDrained, long relayMaxRssKiB) {
+
+    static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+
+    private double medianOf(String name) {
+        List<Double> values = eventsPerSecond.get(name);
+        return values == null || values.isEmpty() ? Double.NaN : median(values);
+    }
+
+    String json() {
+        StringBuilder json = new StringBuilder("{\n");
+        json.append("  \"date\": \"").append(date).append("\",\n");
+        json.append("  \"machine\": {\"cores\": ").append(machine.cores()).append(", \"memoryMiB\": ").append(machine.memoryMiB())
+                .append(", \"os\": \"").append(escape(machine.os())).append("\", \"java\": \"").append(escape(machine.java()))
+                .append("\"},\n");
+        json.append("  \"mode\": \"").append(mode).append("\",\n");
+        json.append("  \"figure\": \"backlog drain: rows committed, then time until all are acknowledged by Kafka\",\n");
+        json.append("  \"outboxRelayServerMaxRssMiB\": ").append(relayMaxRssKiB / 1024).append(",\n");
+        json.append("  \"contenders\": [\n");
+        List<String> entries = new ArrayList<>();
+        for (Contender contender : contenders) {
+            List<Double> values = eventsPerSecond.getOrDefault(contender.name(), List.of());
+            entries.add("    {\"name\": \"" + contender.name() + "\", \"settings\": \"" + escape(contender.settings())
+                    + "\", \"rows\": " + rowsDrained.getOrDefault(contender.name(), 0)
+                    + ", \"eventsPerSecond\": [" + values.stream().map(v -> String.format(Locale.ROOT, "%.0f", v))
+                    .collect(Collectors.joining(", ")) + "], \"median\": "
+                    + String.format(Locale.ROOT, "%.0f", medianOf(contender.name())) + "}");
+        }
+        json.append(String.join(",\n", entries)).append("\n  ]\n}\n");
+        return json.toString();
+    }
+
+    String markdown() {
+        double relay = medianOf("outbox-relay");
+        double ceiling = medianOf("raw-kafka");
+        StringBuilder table = new StringBuilder();
+        table.append("Backlog drain, ").append(mode).append(" mode, ").append(date).append(", ").append(machine.cores())
+                .append(" cores, ").append(Math.round(machine.memoryMiB() / 1024.0)).append(" GiB, ").append(machine.java())
+                .append("\n\n");
+        table.append("| contender | rows | events/s (median) | min – max | Outbox Relay ÷ this |\n|---|---:|---:|---:|---:|\n");
+        for (Contender contender : contenders) {
+            List<Double> values = eventsPerSecond.getOrDefault(contender.name(), List.of());
+            if (values.isEmpty()) {
+                continue;
+            }
+            double median = medianOf(contender.name());
+            table.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %,.0f – %,.0f | %s |%n", contender.name(),
+                    rowsDrained.get(contender.name()), median, Collections.min(values), Collections.max(values),
+                    Double.isNaN(relay) ? "–" : String.format(Locale.ROOT, "%.2f×", relay / median)));
+        }
+        if (!Double.isNaN(relay) && !Double.isNaN(ceiling)) {
+            table.append(String.format(Locale.ROOT, "%nOutbox Relay reaches %.0f%% of the raw Kafka ceiling.", 100 * relay / ceiling));
+        }
+        if (relayMaxRssKiB > 0) {
+            table.append(String.format(Locale.ROOT, " Its server's resident memory peaked at %,d MiB while draining.", relayMaxRssKiB / 1024));
+        }
+        return table.append("\n").toString();
+    }
+
+    String svg() {
+        int barHeight = 28;
+        int gap = 12;
+        int left = 140;
+        int width = 720;
+        List<Contender> shown = contenders.stream().filter(c -> !eventsPerSecond.getOrDefault(c.name(), List.of()).isEmpty()).toList();
+        double max = shown.stream().mapToDouble(c -> medianOf(c.name())).max().orElse(1);
+        int height = 50 + shown.size() * (barHeight + gap);
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">%n", width, height));
+        svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Backlog drain (events/s, median of %s mode, %s)</text>%n", mode, date));
+        int y = 40;
+        for (Contender contender : shown) {
+            double median = medianOf(contender.name());
+            int bar = (int) Math.max(1, (width - left - 110) * median / max);
+            String colour = contender.name().equals("outbox-relay") ? "#2f6fad" : "#9aa5b1";
+            svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\">%s</text>%n", y + 19, contender.name()));
+            svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n", left, y, bar, barHeight, colour));
+            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%,.0f</text>%n", left + bar + 8, y + 19, median));
+            y += barHeight + gap;
+        }
+        return svg.append("</svg>\n").toString();
+    }
+
+    private static String escape(String text) {
+        return text.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}

@@ -1,0 +1,73 @@
+package io.outboxrelay.bench;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The poller the seeds describe, written as they describe it: every interval, select the top 100
+ * PENDING rows by created_at; for each, {@code send(...).get()}, then update that row to SENT.
+ */
+final class SeedsPoller implements Contender {
+
+    private static final int BATCH = 100;
+    private static final long INTERVAL_MS = 100;
+
+    @Override
+    public String name() {
+        return "seeds-poller";
+    }
+
+    @Override
+    public String settings() {
+        return "top " + BATCH + " PENDING by created_at every " + INTERVAL_MS + " ms; send().get() then UPDATE per row;"
+                + " index on (status, created_at)";
+    }
+
+    @Override
+    public long drain(Env env, int n) throws Exception {
+        String topic = env.freshTopic(name());
+        env.sql("""
+                CREATE TABLE IF NOT EXISTS bench_poller_event (
+                    id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL,
+                    status text NOT NULL DEFAULT 'PENDING', created_at timestamptz NOT NULL DEFAULT clock_timestamp());
+                CREATE INDEX IF NOT EXISTS bench_poller_event_pending ON bench_poller_event (status, created_at);
+                TRUNCATE bench_poller_event""");
+        env.sql("INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES + "), "
+                + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
+        env.sql("ANALYZE bench_poller_event");
+        long start = System.nanoTime();
+        int sent = 0;
+        try (KafkaProducer<String, String> producer = env.producer();
+             Connection connection = env.connect();
+             PreparedStatement select = connection.prepareStatement(
+                     "SELECT id, aggregate_id, payload::text FROM bench_poller_event WHERE status = 'PENDING'"
+                             + " ORDER BY created_at LIMIT " + BATCH);
+             PreparedStatement markSent = connection.prepareStatement(
+                     "UPDATE bench_poller_event SET status = 'SENT' WHERE id = ?")) {
+            while (sent < n) {
+                List<Object[]> rows = new ArrayList<>();
+                try (ResultSet result = select.executeQuery()) {
+                    while (result.next()) {
+                        rows.add(new Object[] {result.getLong(1), result.getString(2), result.getString(3)});
+                    }
+                }
+                for (Object[] row : rows) {
+                    producer.send(new ProducerRecord<>(topic, (String) row[1], (String) row[2])).get();
+                    markSent.setLong(1, (Long) row[0]);
+                    markSent.executeUpdate();
+                    sent++;
+                }
+                if (sent < n) {
+                    Thread.sleep(INTERVAL_MS);
+                }
+            }
+        }
+        return System.nanoTime() - start;
+    }
+}
