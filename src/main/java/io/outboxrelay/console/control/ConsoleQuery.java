@@ -133,6 +133,9 @@ public final class ConsoleQuery {
         if (value.length() > MAX_TEXT) {
             throw new IllegalArgumentException("A value is longer than " + MAX_TEXT + " characters.");
         }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("A value contains control characters.");
+        }
         return value;
     }
 
