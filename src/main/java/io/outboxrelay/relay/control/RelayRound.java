@@ -59,6 +59,9 @@ public class RelayRound {
     @Inject
     RelayHeartbeat heartbeat;
 
+    @Inject
+    TableStatistics statistics;
+
     /** Runs one round; returns how many rows it claimed (0 when idle or Kafka is down). */
     public int run(String owner) throws SQLException, InterruptedException {
         heartbeat.beat();
@@ -70,6 +73,7 @@ public class RelayRound {
                 return 0;
             }
         }
+        statistics.refreshIfStale();
         Instant now = clock.instant();
         long started = System.nanoTime();
         List<ClaimedEvent> claimed = store.claim(owner, now, now.plus(settings.lease()), settings.batchSize(),
