@@ -18,7 +18,7 @@ record Machine(int cores, long memoryMiB, String os, String java) {
             // left at 0
         }
         return new Machine(Runtime.getRuntime().availableProcessors(), memoryKiB / 1024,
-                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                System.getProperty("os.name") + " " + System.getProperty("os.arch"),
                 System.getProperty("java.vendor") + " " + System.getProperty("java.version"));
     }
 

@@ -32,7 +32,8 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
                 .append("\"},\n");
         json.append("  \"mode\": \"").append(mode).append("\",\n");
         json.append("  \"figure\": \"backlog drain: rows committed, then time until all are acknowledged by Kafka\",\n");
-        json.append("  \"outboxRelayServerMaxRssMiB\": ").append(relayMaxRssKiB / 1024).append(",\n");
+        json.append("  \"outboxRelayServerMaxRssMiB\": ").append(relayMaxRssKiB > 0 ? Long.toString(relayMaxRssKiB / 1024) : "null")
+                .append(",\n");
         json.append("  \"contenders\": [\n");
         List<String> entries = new ArrayList<>();
         for (Contender contender : contenders) {
