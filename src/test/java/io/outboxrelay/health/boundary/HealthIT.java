@@ -2,6 +2,7 @@ package io.outboxrelay.health.boundary;
 
 import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Api.Answer;
+import io.outboxrelay.support.Database;
 import io.outboxrelay.support.DevStack;
 import jakarta.json.JsonObject;
 import org.awaitility.Awaitility;
@@ -10,12 +11,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Health on the real server: started and live; ready goes DOWN when PostgreSQL or Kafka stops
- * and UP again when it returns, while liveness stays UP (a restart would not help).
+ * and UP again when it returns, while liveness stays UP (a restart would not help). While the
+ * database is away, API calls answer 503 problem documents and leave nothing half-committed.
  */
 class HealthIT {
 
@@ -53,15 +57,30 @@ class HealthIT {
     }
 
     @Test
-    void readinessFollowsPostgres() {
+    void readinessFollowsPostgresAndWritesMeanwhileAnswer503WithNothingHalfDone() {
+        String customer = "outage-" + UUID.randomUUID();
         try {
             DevStack.stopPostgres();
             awaitReadiness(503, "database", "DOWN");
             assertThat(Api.get("/health/live").status()).isEqualTo(200);
+
+            Answer write = Api.post("/api/orders", "{\"customerId\": \"" + customer
+                    + "\", \"lines\": [{\"sku\": \"mug\", \"quantity\": 1, \"unitPrice\": 5}]}");
+            Answer read = Api.get("/api/events?aggregateType=Order", Api.VIEWER);
+            for (Answer answer : List.of(write, read)) {
+                assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+                assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+                assertThat(answer.body()).doesNotContain("Exception", "SQL");
+            }
         } finally {
             DevStack.startPostgres();
         }
         awaitReadiness(200, "database", "UP");
+        assertThat(Database.count("SELECT count(*) FROM orders WHERE customer_id = ?", customer))
+                .as("the refused order left nothing behind").isZero();
+        Answer again = Api.post("/api/orders", "{\"customerId\": \"" + customer
+                + "\", \"lines\": [{\"sku\": \"mug\", \"quantity\": 1, \"unitPrice\": 5}]}");
+        assertThat(again.status()).as("writes work again once the database is back").isEqualTo(201);
     }
 
     private static void awaitReadiness(int status, String check, String state) {
