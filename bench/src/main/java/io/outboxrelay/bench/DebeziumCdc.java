@@ -130,21 +130,16 @@ final class DebeziumCdc implements Contender {
     }
 
     private static void awaitSlotActive(Env env, String slot) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Connection connection = env.connect();
              PreparedStatement query = connection.prepareStatement(
                      "SELECT active FROM pg_replication_slots WHERE slot_name = ?")) {
             query.setString(1, slot);
-            while (System.nanoTime() < deadline) {
+            Env.await("replication slot " + slot + " to become active", Duration.ofSeconds(60), Duration.ofMillis(50), () -> {
                 try (ResultSet active = query.executeQuery()) {
-                    if (active.next() && active.getBoolean(1)) {
-                        return;
-                    }
+                    return active.next() && active.getBoolean(1);
                 }
-                Thread.sleep(50);
-            }
+            });
         }
-        throw new IllegalStateException("replication slot " + slot + " did not become active");
     }
 
     /** Host, port and database of a {@code jdbc:postgresql://host:port/db} URL. */

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -53,13 +55,8 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
         String topic = "bench." + contender + "." + UUID.randomUUID().toString().substring(0, 8);
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(topic, Shape.PARTITIONS, (short) 1))).all().get(60, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (endOffsets(admin, topic) < 0) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("topic " + topic + " has no leaders after 60 s");
-                }
-                Thread.sleep(50);
-            }
+            await("topic " + topic + " to have leaders", Duration.ofSeconds(60), Duration.ofMillis(50),
+                    () -> endOffsets(admin, topic) >= 0);
         }
         return topic;
     }
@@ -76,18 +73,14 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
         }
     }
 
-    /** Waits until {@code count} records are on the topic; returns when that was seen. */
-    static long awaitOnTopic(Admin admin, String topic, long count, Duration patience) throws InterruptedException {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (true) {
-            long now = System.nanoTime();
-            if (endOffsets(admin, topic) >= count) {
-                return now;
-            }
-            if (now > deadline) {
-                throw new IllegalStateException(topic + " did not reach " + count + " records within " + patience);
-            }
-            Thread.sleep(20);
-        }
+    /** Waits until {@code count} records are on the topic; returns when that was seen ({@link System#nanoTime()}). */
+    static long awaitOnTopic(Admin admin, String topic, long count, Duration patience) {
+        await(topic + " to reach " + count + " records", patience, Duration.ofMillis(20), () -> endOffsets(admin, topic) >= count);
+        return System.nanoTime();
+    }
+
+    /** Checks {@code condition} every {@code every} until it holds; fails after {@code patience}. */
+    static void await(String what, Duration patience, Duration every, Callable<Boolean> condition) {
+        Awaitility.await(what).atMost(patience).pollDelay(Duration.ZERO).pollInterval(every).until(condition);
     }
 }

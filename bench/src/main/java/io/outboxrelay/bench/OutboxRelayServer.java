@@ -9,6 +9,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -43,36 +46,28 @@ final class OutboxRelayServer implements Contender {
                     + " SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent', '"
                     + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(1, " + n + ") AS i");
             long start = System.nanoTime(); // committed: the relay may start now
-            Thread sampler = new Thread(() -> sampleRss(env.serverPid()), "rss-sampler");
-            sampler.setDaemon(true);
-            sampler.start();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            if (env.serverPid() > 0) {
+                Path status = Path.of("/proc", Long.toString(env.serverPid()), "status");
+                sampler.scheduleAtFixedRate(() -> sampleRss(status), 0, 200, TimeUnit.MILLISECONDS);
+            }
             try {
                 return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
             } finally {
-                sampler.interrupt();
+                sampler.shutdownNow();
             }
         }
     }
 
-    private void sampleRss(long pid) {
-        if (pid <= 0) {
-            return;
-        }
-        Path status = Path.of("/proc", Long.toString(pid), "status");
-        while (!Thread.currentThread().isInterrupted()) {
-            try {
-                for (String line : Files.readAllLines(status)) {
-                    if (line.startsWith("VmRSS:")) {
-                        long kib = Long.parseLong(line.replaceAll("[^0-9]", ""));
-                        maxRssKiB.accumulateAndGet(kib, Math::max);
-                    }
+    private void sampleRss(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmRSS:")) {
+                    maxRssKiB.accumulateAndGet(Long.parseLong(line.replaceAll("[^0-9]", "")), Math::max);
                 }
-                Thread.sleep(200);
-            } catch (InterruptedException stop) {
-                return;
-            } catch (Exception gone) {
-                return;
             }
+        } catch (Exception gone) {
+            // the server stopped: nothing more to sample
         }
     }
 

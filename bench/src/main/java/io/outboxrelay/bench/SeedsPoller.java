@@ -8,6 +8,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The poller the seeds describe, written as they describe it: every interval, select the top 100
@@ -42,7 +47,6 @@ final class SeedsPoller implements Contender {
                 + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
         env.sql("ANALYZE bench_poller_event");
         long start = System.nanoTime();
-        int sent = 0;
         try (KafkaProducer<String, String> producer = env.producer();
              Connection connection = env.connect();
              PreparedStatement select = connection.prepareStatement(
@@ -50,24 +54,43 @@ final class SeedsPoller implements Contender {
                              + " ORDER BY created_at LIMIT " + BATCH);
              PreparedStatement markSent = connection.prepareStatement(
                      "UPDATE bench_poller_event SET status = 'SENT' WHERE id = ?")) {
-            while (sent < n) {
-                List<Object[]> rows = new ArrayList<>();
-                try (ResultSet result = select.executeQuery()) {
-                    while (result.next()) {
-                        rows.add(new Object[] {result.getLong(1), result.getString(2), result.getString(3)});
+            AtomicInteger sent = new AtomicInteger();
+            CompletableFuture<Void> drained = new CompletableFuture<>();
+            ScheduledExecutorService interval = Executors.newSingleThreadScheduledExecutor();
+            interval.scheduleWithFixedDelay(() -> {
+                try {
+                    poll(topic, producer, select, markSent, sent);
+                    if (sent.get() >= n) {
+                        drained.complete(null);
                     }
+                } catch (Exception e) {
+                    drained.completeExceptionally(e);
                 }
-                for (Object[] row : rows) {
-                    producer.send(new ProducerRecord<>(topic, (String) row[1], (String) row[2])).get();
-                    markSent.setLong(1, (Long) row[0]);
-                    markSent.executeUpdate();
-                    sent++;
-                }
-                if (sent < n) {
-                    Thread.sleep(INTERVAL_MS);
-                }
+            }, 0, INTERVAL_MS, TimeUnit.MILLISECONDS);
+            try {
+                drained.get(30, TimeUnit.MINUTES);
+            } finally {
+                interval.shutdownNow();
+                interval.awaitTermination(1, TimeUnit.MINUTES);
             }
         }
         return System.nanoTime() - start;
+    }
+
+    /** One interval's work: the top rows, each sent and waited for, then marked SENT. */
+    private static void poll(String topic, KafkaProducer<String, String> producer, PreparedStatement select,
+                             PreparedStatement markSent, AtomicInteger sent) throws Exception {
+        List<Object[]> rows = new ArrayList<>();
+        try (ResultSet result = select.executeQuery()) {
+            while (result.next()) {
+                rows.add(new Object[] {result.getLong(1), result.getString(2), result.getString(3)});
+            }
+        }
+        for (Object[] row : rows) {
+            producer.send(new ProducerRecord<>(topic, (String) row[1], (String) row[2])).get();
+            markSent.setLong(1, (Long) row[0]);
+            markSent.executeUpdate();
+            sent.incrementAndGet();
+        }
     }
 }
