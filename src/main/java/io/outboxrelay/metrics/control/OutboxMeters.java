@@ -20,8 +20,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The meters, with bounded tags only (status, result, consumer group, topic, partition, table:
@@ -42,6 +43,13 @@ public class OutboxMeters {
     private DistributionSummary batchSize;
     private DistributionSummary attempts;
     private MultiGauge consumerLag;
+    private Counter sent;
+    private Counter retried;
+    private Counter deadLettered;
+    private Counter dead;
+    /** Per consumer group and result, made at the first record: a record costs a map lookup, not a registration. */
+    private final Map<String, Counter> consumerRecords = new ConcurrentHashMap<>();
+    private final Map<String, Counter> consumerFailures = new ConcurrentHashMap<>();
 
     @PostConstruct
     void register() {
@@ -81,9 +89,10 @@ public class OutboxMeters {
                 .publishPercentileHistogram()
                 .maximumExpectedValue(100.0)
                 .register(registry);
-        for (String result : List.of("sent", "retry", "dlt", "dead")) {
-            publishResult(result);
-        }
+        sent = publishResult("sent");
+        retried = publishResult("retry");
+        deadLettered = publishResult("dlt");
+        dead = publishResult("dead");
         consumerLag = MultiGauge.builder("outbox.consumer.lag")
                 .description("Records a consumer group has not committed yet, per topic and partition")
                 .baseUnit("records")
@@ -102,23 +111,24 @@ public class OutboxMeters {
         report.sentAttempts().forEach(attempts::record);
         round.record(report.duration());
         batchSize.record(report.claimed());
-        publishResult("sent").increment(report.sent());
-        publishResult("retry").increment(report.retried());
-        publishResult("dlt").increment(report.deadLettered());
-        publishResult("dead").increment(report.dead());
+        sent.increment(report.sent());
+        retried.increment(report.retried());
+        deadLettered.increment(report.deadLettered());
+        dead.increment(report.dead());
     }
 
     void onConsumed(@Observes ConsumerOutcome outcome) {
-        Counter.builder("outbox.consumer.records")
-                .description("Records a consumer group settled: processed, duplicate (already done), dead_lettered")
-                .tags("group", outcome.group(), "result", outcome.kind().name().toLowerCase(Locale.ROOT))
-                .register(registry)
+        String result = outcome.kind().name().toLowerCase(Locale.ROOT);
+        consumerRecords.computeIfAbsent(outcome.group() + '\n' + result, key -> Counter.builder("outbox.consumer.records")
+                        .description("Records a consumer group settled: processed, duplicate (already done), dead_lettered")
+                        .tags("group", outcome.group(), "result", result)
+                        .register(registry))
                 .increment();
         if (outcome.failedAttempts() > 0) {
-            Counter.builder("outbox.consumer.failures")
-                    .description("Failed handler attempts of a consumer group (each retried or dead-lettered)")
-                    .tag("group", outcome.group())
-                    .register(registry)
+            consumerFailures.computeIfAbsent(outcome.group(), group -> Counter.builder("outbox.consumer.failures")
+                            .description("Failed handler attempts of a consumer group (each retried or dead-lettered)")
+                            .tag("group", group)
+                            .register(registry))
                     .increment(outcome.failedAttempts());
         }
     }
