@@ -43,6 +43,9 @@ public class DeadLettersPage implements Serializable {
     @Inject
     ConsoleUser user;
 
+    @Inject
+    ConsoleReplays console;
+
     private transient List<DeadLetterGroup> groups;
     private DeadLetterGroup group;
     private LazyEvents events;
@@ -85,22 +88,15 @@ public class DeadLettersPage implements Serializable {
     }
 
     public void replay(UUID eventId) {
-        if (refusedToViewer()) {
+        if (!console.allowed()) {
             return;
         }
-        try {
-            replays.replayOne(eventId, user.getName());
-            Messages.info("Replayed " + eventId + ".");
-        } catch (NotReplayableException | EventNotFoundException refused) {
-            Messages.error(refused.getMessage());
-        } catch (RuntimeException e) {
-            Messages.unavailable("The database", e);
-        }
+        console.replayOne(eventId, "Replayed " + eventId + ".");
         refresh();
     }
 
     public void replaySelected() {
-        if (refusedToViewer()) {
+        if (!console.allowed()) {
             return;
         }
         if (selected == null || selected.isEmpty()) {
@@ -134,7 +130,7 @@ public class DeadLettersPage implements Serializable {
     }
 
     public void replayMatching() {
-        if (refusedToViewer()) {
+        if (!console.allowed()) {
             return;
         }
         try {
@@ -145,14 +141,6 @@ public class DeadLettersPage implements Serializable {
             Messages.unavailable("The database", e);
         }
         refresh();
-    }
-
-    private boolean refusedToViewer() {
-        if (!user.isOperator()) {
-            Messages.error("Only operators can replay events.");
-            return true;
-        }
-        return false;
     }
 
     private void refresh() {

@@ -1,10 +1,7 @@
 package io.outboxrelay.console.boundary;
 
-import io.outboxrelay.events.boundary.Replays;
 import io.outboxrelay.events.control.EventQueries;
 import io.outboxrelay.events.entity.EventDetail;
-import io.outboxrelay.events.entity.EventNotFoundException;
-import io.outboxrelay.events.entity.NotReplayableException;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
@@ -34,10 +31,7 @@ public class EventPage implements Serializable {
     EventQueries queries;
 
     @Inject
-    Replays replays;
-
-    @Inject
-    ConsoleUser user;
+    ConsoleReplays console;
 
     private String id;
     private transient EventDetail detail;
@@ -64,18 +58,10 @@ public class EventPage implements Serializable {
 
     /** Replays, then shows the event again by a fresh GET, so reloading the page does not post the replay again. */
     public String replay() {
-        if (!user.isOperator()) {
-            Messages.error("Only operators can replay events.");
+        if (!console.allowed()) {
             return null;
         }
-        try {
-            replays.replayOne(UUID.fromString(id), user.getName());
-            Messages.info("Replayed: the event is PENDING again and the relay will publish it.");
-        } catch (NotReplayableException | EventNotFoundException refused) {
-            Messages.error(refused.getMessage());
-        } catch (RuntimeException e) {
-            Messages.unavailable("The database", e);
-        }
+        console.replayOne(UUID.fromString(id), "Replayed: the event is PENDING again and the relay will publish it.");
         return "/console/event?faces-redirect=true&id=" + id;
     }
 
