@@ -2,6 +2,7 @@ package io.outboxrelay.console.control;
 
 import io.outboxrelay.events.entity.EventFilter;
 import io.outboxrelay.outbox.entity.EventStatus;
+import io.outboxrelay.problem.boundary.Parameters;
 
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
@@ -133,7 +134,7 @@ public final class ConsoleQuery {
         if (value.length() > MAX_TEXT) {
             throw new IllegalArgumentException("A value is longer than " + MAX_TEXT + " characters.");
         }
-        if (value.chars().anyMatch(Character::isISOControl)) {
+        if (Parameters.hasControlCharacters(value)) {
             throw new IllegalArgumentException("A value contains control characters.");
         }
         return value;

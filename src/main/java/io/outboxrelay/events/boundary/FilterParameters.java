@@ -103,7 +103,7 @@ final class FilterParameters {
         if (value.length() > MAX_TEXT) {
             throw new InvalidInputException("'" + name + "' is at most " + MAX_TEXT + " characters");
         }
-        if (value.chars().anyMatch(Character::isISOControl)) { // PostgreSQL text cannot even hold a NUL
+        if (Parameters.hasControlCharacters(value)) {
             throw new InvalidInputException("'" + name + "' must not contain control characters");
         }
         return value;

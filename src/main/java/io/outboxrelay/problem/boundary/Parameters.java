@@ -34,4 +34,9 @@ public final class Parameters {
             throw new InvalidInputException("'" + name + "' must be a whole number");
         }
     }
+
+    /** Control characters have no place in a filter value (and PostgreSQL text cannot even hold a NUL). */
+    public static boolean hasControlCharacters(String value) {
+        return value.chars().anyMatch(Character::isISOControl);
+    }
 }
