@@ -11,18 +11,28 @@ final class CommandLine {
     /** Internal: the body of the Kafka server JVM that {@code up} and {@code start-kafka} launch. */
     static final String SERVE_KAFKA = "serve-kafka";
 
-    private static final Set<String> COMMANDS = Set.of(
-            "up", "down", "status", "start-postgres", "stop-postgres", "start-kafka", "stop-kafka", SERVE_KAFKA);
+    private static final Set<String> COMMANDS = Set.of("up", "down", "status",
+            "start-postgres", "stop-postgres", "kill-postgres", "start-kafka", "stop-kafka", "kill-kafka", SERVE_KAFKA);
+
+    /** The commands that act on one Kafka node when given {@code --node}. */
+    private static final Set<String> NODE_COMMANDS = Set.of("start-kafka", "stop-kafka", "kill-kafka", SERVE_KAFKA);
+
+    /** More nodes than this would not fit next to a build on a developer machine. */
+    static final int MAX_KAFKA_NODES = 9;
 
     static final String USAGE = String.join("\n",
             "usage: stack <command> --dir <stateDir> [options]",
-            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-prop key=value]... [--pg-setting key=value]...",
+            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-nodes N] [--kafka-prop key=value]...",
+            "     [--pg-setting key=value]...",
             "                     start PostgreSQL and Kafka (or reuse them), wait until both serve,",
             "                     print the contents of D/stack.env",
             "  down --dir D       stop both, keeping their data",
-            "  start-postgres | stop-postgres | start-kafka | stop-kafka --dir D",
-            "                     start or stop one server on its port, with its data",
-            "  status --dir D     show which server runs, with pid and port");
+            "  start-postgres | stop-postgres --dir D",
+            "  start-kafka | stop-kafka --dir D [--node I]",
+            "                     start or stop one server (or one Kafka node) on its port, with its data",
+            "  kill-kafka --dir D --node I | kill-postgres --dir D",
+            "                     crash one Kafka node or PostgreSQL with SIGKILL",
+            "  status --dir D     show which server runs, with pid and port (and Kafka node id)");
 
     final String command;
     final Path dir;
@@ -30,15 +40,21 @@ final class CommandLine {
     final int kafkaPort;
     final Map<String, String> kafkaProperties;
     final Map<String, String> postgresSettings;
+    /** {@code --kafka-nodes}; 0 when not given (the stored size, or one node). */
+    final int kafkaNodes;
+    /** {@code --node}; 0 when not given (every node). */
+    final int node;
 
     private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, Map<String, String> kafkaProperties,
-                        Map<String, String> postgresSettings) {
+                        Map<String, String> postgresSettings, int kafkaNodes, int node) {
         this.command = command;
         this.dir = dir;
         this.postgresPort = postgresPort;
         this.kafkaPort = kafkaPort;
         this.kafkaProperties = kafkaProperties;
         this.postgresSettings = postgresSettings;
+        this.kafkaNodes = kafkaNodes;
+        this.node = node;
     }
 
     static CommandLine parse(String[] args) {
@@ -53,6 +69,8 @@ final class CommandLine {
         int kafkaPort = 0;
         Map<String, String> kafkaProperties = new LinkedHashMap<>();
         Map<String, String> postgresSettings = new LinkedHashMap<>();
+        int kafkaNodes = 0;
+        int node = 0;
         for (int i = 1; i < args.length; i += 2) {
             String option = args[i];
             if (i + 1 >= args.length) {
@@ -65,13 +83,37 @@ final class CommandLine {
                 case "--kafka-port" -> kafkaPort = port(option, value);
                 case "--kafka-prop" -> putProperty(option, kafkaProperties, value);
                 case "--pg-setting" -> putProperty(option, postgresSettings, value);
+                case "--kafka-nodes" -> kafkaNodes = number(option, value, MAX_KAFKA_NODES);
+                case "--node" -> node = number(option, value, MAX_KAFKA_NODES);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
         if (dir == null) {
             throw new IllegalArgumentException("--dir is required");
         }
-        return new CommandLine(args[0], dir, postgresPort, kafkaPort, kafkaProperties, postgresSettings);
+        String command = args[0];
+        if (node != 0 && !NODE_COMMANDS.contains(command)) {
+            throw new IllegalArgumentException("--node applies only to start-kafka, stop-kafka and kill-kafka");
+        }
+        if (node == 0 && command.equals("kill-kafka")) {
+            throw new IllegalArgumentException("kill-kafka needs --node");
+        }
+        if (kafkaNodes != 0 && !command.equals("up")) {
+            throw new IllegalArgumentException("--kafka-nodes applies only to up");
+        }
+        return new CommandLine(command, dir, postgresPort, kafkaPort, kafkaProperties, postgresSettings, kafkaNodes, node);
+    }
+
+    private static int number(String option, String value, int max) {
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= 1 && number <= max) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " must be a number from 1 to " + max + ", not '" + value + "'");
     }
 
     private static int port(String option, String value) {

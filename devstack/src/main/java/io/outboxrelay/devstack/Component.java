@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,6 +17,7 @@ abstract class Component {
 
     static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    private static final Duration ORPHAN_GRACE = Duration.ofSeconds(10);
     private static final Duration PROBE_INTERVAL = Duration.ofMillis(250);
 
     protected final StackState state;
@@ -54,8 +56,8 @@ abstract class Component {
     /** One readiness check; throws while the server cannot serve yet. */
     protected abstract void probe() throws Exception;
 
-    /** An argument of the server's command line that only this stack's process has. */
-    protected abstract String commandLineMarker();
+    /** Consecutive arguments of the server's command line that only this stack's process has. */
+    protected abstract List<String> commandLineMarkers();
 
     /** The signal that asks the server for a clean but prompt shutdown. */
     protected abstract String stopSignal();
@@ -68,7 +70,7 @@ abstract class Component {
         }
         try {
             long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).trim());
-            return ProcessControl.find(pid, commandLineMarker());
+            return ProcessControl.find(pid, commandLineMarkers());
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
@@ -118,6 +120,19 @@ abstract class Component {
             ProcessControl.stop(process, stopSignal(), STOP_GRACE);
             System.err.println("stack: " + name + " stopped (pid " + process.pid() + ")");
         }, () -> System.err.println("stack: " + name + " was not running"));
+        forgetPid();
+    }
+
+    /** Crashes the server with SIGKILL, without any shutdown; the data directory and port stay. */
+    final void kill() {
+        running().ifPresentOrElse(process -> {
+            ProcessControl.kill(process, ORPHAN_GRACE);
+            System.err.println("stack: " + name + " killed (pid " + process.pid() + ")");
+        }, () -> System.err.println("stack: " + name + " was not running"));
+        forgetPid();
+    }
+
+    private void forgetPid() {
         try {
             Files.deleteIfExists(pidFile());
         } catch (IOException e) {
@@ -126,7 +141,7 @@ abstract class Component {
     }
 
     /** One line for {@code stack status}. */
-    final String status() {
+    String status() {
         return running()
                 .map(process -> name + ": running, pid " + process.pid() + ", port " + port())
                 .orElse(name + ": stopped, port " + port());

@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * Entry point of the {@code stack} script: a real PostgreSQL and a real single-node KRaft Kafka as
- * detached local processes whose state lives in one directory.
+ * Entry point of the {@code stack} script: a real PostgreSQL and a real KRaft Kafka (one node, or a
+ * cluster of several) as detached local processes whose state lives in one directory.
  */
 public final class DevStack {
 
@@ -45,27 +49,35 @@ public final class DevStack {
                     () -> System.err.println("stack: no devstack in " + commandLine.dir + ", nothing to stop"));
             case "start-postgres" -> start(List.of(new Postgres(StackState.load(commandLine.dir))), Instant.now());
             case "stop-postgres" -> new Postgres(StackState.load(commandLine.dir)).stop();
-            case "start-kafka" -> start(List.of(new Kafka(StackState.load(commandLine.dir))), Instant.now());
-            case "stop-kafka" -> new Kafka(StackState.load(commandLine.dir)).stop();
+            case "kill-postgres" -> new Postgres(StackState.load(commandLine.dir)).kill();
+            case "start-kafka" -> start(kafkaNodes(commandLine), Instant.now());
+            case "stop-kafka" -> stop(kafkaNodes(commandLine));
+            case "kill-kafka" -> kafkaNodes(commandLine).forEach(Component::kill);
             case "status" -> status(commandLine);
-            case CommandLine.SERVE_KAFKA -> Kafka.serve(StackState.load(commandLine.dir));
+            case CommandLine.SERVE_KAFKA -> KafkaNode.serve(StackState.load(commandLine.dir), commandLine.node);
             default -> throw new IllegalStateException("unhandled command " + commandLine.command);
         }
+    }
+
+    /** The node named with {@code --node}, or every node. */
+    private static List<Component> kafkaNodes(CommandLine commandLine) {
+        return List.copyOf(new KafkaCluster(StackState.load(commandLine.dir)).select(commandLine.node));
     }
 
     private static void up(CommandLine commandLine) {
         Instant started = Instant.now();
         StackState state = StackState.createOrLoad(commandLine.dir);
+        KafkaCluster.assignSize(state, commandLine.kafkaNodes);
+        KafkaCluster kafka = new KafkaCluster(state);
         Postgres postgres = new Postgres(state);
-        Kafka kafka = new Kafka(state);
         assignPort(state, postgres, commandLine.postgresPort);
-        assignPort(state, kafka, commandLine.kafkaPort);
+        assignPort(state, kafka.node(1), commandLine.kafkaPort);
         kafka.assignInternalSettings();
         postgres.assignHome();
-        commandLine.kafkaProperties.forEach((key, value) -> state.set(Kafka.PROPERTY_PREFIX + key, value));
+        commandLine.kafkaProperties.forEach((key, value) -> state.set(KafkaCluster.PROPERTY_PREFIX + key, value));
         commandLine.postgresSettings.forEach((key, value) -> state.set(Postgres.SETTING_PREFIX + key, value));
         state.save();
-        if (!commandLine.kafkaProperties.isEmpty() && kafka.running().isPresent()) {
+        if (!commandLine.kafkaProperties.isEmpty() && kafka.nodes().stream().anyMatch(node -> node.running().isPresent())) {
             System.err.println("stack: kafka already runs; --kafka-prop takes effect after stop-kafka/start-kafka");
         }
         if (!commandLine.postgresSettings.isEmpty() && postgres.running().isPresent()) {
@@ -73,17 +85,20 @@ public final class DevStack {
         }
 
         // Kafka is the slower starter, so it gets going while PostgreSQL is prepared.
-        start(List.of(kafka, postgres), started);
+        List<Component> components = new ArrayList<>(kafka.nodes());
+        components.add(postgres);
+        start(components, started);
 
-        String env = String.join("\n",
+        List<String> env = new ArrayList<>(List.of(
                 "DB_HOST=" + Ports.LOOPBACK,
                 "DB_PORT=" + postgres.port(),
                 "DB_NAME=" + Postgres.DATABASE,
                 "DB_USER=" + Postgres.USER,
-                "DB_PASSWORD=" + Postgres.PASSWORD,
-                "KAFKA_BOOTSTRAP_SERVERS=" + kafka.bootstrapServers()) + "\n";
-        state.writeFile(ENV_FILE, env);
-        System.out.print(env);
+                "DB_PASSWORD=" + Postgres.PASSWORD));
+        env.addAll(kafka.environment());
+        String content = String.join("\n", env) + "\n";
+        state.writeFile(ENV_FILE, content);
+        System.out.print(content);
     }
 
     /** An explicit port wins; otherwise the stored one is kept, or a free one picked on first use. */
@@ -118,7 +133,7 @@ public final class DevStack {
             Instant deadline = started.plus(Component.READY_TIMEOUT);
             components.forEach(component -> awaitReady(component, started, deadline));
         } catch (DevStackException e) {
-            launched.forEach(Component::stop);
+            stop(launched);
             throw e;
         }
     }
@@ -130,15 +145,42 @@ public final class DevStack {
     }
 
     private static void down(StackState state) {
-        for (Component component : List.of(new Kafka(state), new Postgres(state))) {
-            component.stop();
+        stop(List.copyOf(new KafkaCluster(state).nodes()));
+        new Postgres(state).stop();
+    }
+
+    /**
+     * Stops the components all at once: a Kafka node's clean shutdown needs the controller quorum,
+     * which one by one the last nodes would no longer have.
+     */
+    private static void stop(List<Component> components) {
+        if (components.size() == 1) {
+            components.get(0).stop();
+            return;
+        }
+        ExecutorService executor = Executors.newFixedThreadPool(components.size());
+        try {
+            List<Future<Object>> stops = executor.invokeAll(components.stream()
+                    .map(component -> Executors.callable(component::stop))
+                    .toList());
+            for (Future<Object> stop : stops) {
+                stop.get();
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof DevStackException failure ? failure
+                    : new DevStackException("stopping failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DevStackException("interrupted while stopping", e);
+        } finally {
+            executor.shutdown();
         }
     }
 
     private static void status(CommandLine commandLine) {
-        StackState.find(commandLine.dir).ifPresentOrElse(
-                state -> List.of(new Postgres(state), new Kafka(state))
-                        .forEach(component -> System.out.println(component.status())),
-                () -> System.out.println("no devstack in " + commandLine.dir));
+        StackState.find(commandLine.dir).ifPresentOrElse(state -> {
+            System.out.println(new Postgres(state).status());
+            new KafkaCluster(state).nodes().forEach(node -> System.out.println(node.status()));
+        }, () -> System.out.println("no devstack in " + commandLine.dir));
     }
 }

@@ -70,8 +70,8 @@ final class Postgres extends Component {
     }
 
     @Override
-    protected String commandLineMarker() {
-        return dataDir().toString();
+    protected List<String> commandLineMarkers() {
+        return List.of(dataDir().toString());
     }
 
     /** SIGTERM would be a "smart" shutdown that waits for pooled clients to disconnect. */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -74,14 +75,14 @@ final class ProcessControl {
     }
 
     /**
-     * The live process {@code pid} if its command line contains {@code marker} as one argument.
-     * The marker guards against a recycled pid that now belongs to an unrelated process.
+     * The live process {@code pid} if its command line contains {@code markers} as consecutive
+     * arguments. The markers guard against a recycled pid that now belongs to an unrelated process.
      */
-    static Optional<ProcessHandle> find(long pid, String marker) {
+    static Optional<ProcessHandle> find(long pid, List<String> markers) {
         return ProcessHandle.of(pid)
                 .filter(ProcessHandle::isAlive)
                 .filter(handle -> handle.info().arguments()
-                        .map(args -> Arrays.asList(args).contains(marker))
+                        .map(args -> Collections.indexOfSubList(Arrays.asList(args), markers) >= 0)
                         .orElse(false));
     }
 
@@ -99,6 +100,22 @@ final class ProcessControl {
         tree.forEach(ProcessHandle::destroyForcibly);
         if (!awaitExit(tree, Instant.now().plus(Duration.ofSeconds(5)))) {
             throw new DevStackException("process " + process.pid() + " survived SIGKILL");
+        }
+    }
+
+    /**
+     * SIGKILL for the process alone, as in a crash: nothing is asked to shut down cleanly. Processes
+     * it had started are given {@code grace} to notice and exit by themselves (PostgreSQL's backends
+     * do), then killed too, so that a next start finds none of them.
+     */
+    static void kill(ProcessHandle process, Duration grace) {
+        List<ProcessHandle> children = process.descendants().collect(Collectors.toList());
+        process.destroyForcibly();
+        if (!awaitExit(List.of(process), Instant.now().plus(Duration.ofSeconds(5)))) {
+            throw new DevStackException("process " + process.pid() + " survived SIGKILL");
+        }
+        if (!awaitExit(children, Instant.now().plus(grace))) {
+            children.forEach(ProcessHandle::destroyForcibly);
         }
     }
 

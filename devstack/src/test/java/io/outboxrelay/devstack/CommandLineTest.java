@@ -23,6 +23,31 @@ class CommandLineTest {
         assertEquals(0, line.kafkaPort);
         assertEquals(Map.of("auto.create.topics.enable", "false", "log.retention.ms", "a=b"), line.kafkaProperties);
         assertEquals(Map.of("wal_level", "logical"), line.postgresSettings);
+        assertEquals(0, line.kafkaNodes);
+    }
+
+    @Test
+    void parsesTheClusterSizeAndTheNodeToActOn() {
+        assertEquals(3, CommandLine.parse(new String[] {"up", "--dir", "d", "--kafka-nodes", "3"}).kafkaNodes);
+        assertEquals(2, CommandLine.parse(new String[] {"kill-kafka", "--dir", "d", "--node", "2"}).node);
+        assertEquals(1, CommandLine.parse(new String[] {"stop-kafka", "--dir", "d", "--node", "1"}).node);
+        assertEquals(0, CommandLine.parse(new String[] {"start-kafka", "--dir", "d"}).node);
+        assertEquals("kill-postgres", CommandLine.parse(new String[] {"kill-postgres", "--dir", "d"}).command);
+    }
+
+    @Test
+    void rejectsANodeWhereItMeansNothingAndAKillWithoutOne() {
+        assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {"kill-kafka", "--dir", "d"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--node", "1"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"kill-kafka", "--dir", "d", "--node", "0"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--kafka-nodes", "0"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--kafka-nodes", "three"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"start-kafka", "--dir", "d", "--kafka-nodes", "3"}));
     }
 
     @Test
