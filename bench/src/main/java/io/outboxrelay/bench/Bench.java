@@ -2,68 +2,162 @@ package io.outboxrelay.bench;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * Runs the contenders one at a time, in interleaved rounds (A B C ... A B C ...) so drift hits
- * all alike, and writes the figures to {@code results/}. Prints figures; asserts nothing.
+ * Runs the figures and writes them to {@code results/}: the backlog drain (contenders one at a
+ * time, in interleaved rounds A B C ... A B C ... so drift hits all alike), backlog independence,
+ * steady latency, the write path's cost and, when this process started the server itself, the
+ * write path without the append and a tuned Outbox Relay. Prints figures; asserts nothing.
  * <pre>
  * Bench --mode smoke|quick|full --db-url jdbc:postgresql://127.0.0.1:5432/outbox --db-user u --db-password p
- *       --kafka 127.0.0.1:9092 --server http://127.0.0.1:9080 [--server-pid N] [--only a,b] [--out results]
+ *       --kafka 127.0.0.1:9092 --server http://127.0.0.1:9080 [--server-pid N] [--start-server true]
+ *       [--owns-stack true] [--only a,b] [--out results]
  * </pre>
+ * Sizes can be overridden to try a figure small: {@code --figures drain,backlog,steady,write,tuned},
+ * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds},
+ * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}.
  */
 public final class Bench {
 
-    /** How big a run is: rows per drain, rounds, and the cap for contenders too slow to drain the full count. */
+    /** The restarted server's settings: the tuned relay, and the orders API without the append. */
+    static final Map<String, String> TUNED = Map.of("OUTBOX_RELAY_BATCH_SIZE", "2000", "OUTBOX_RELAY_ORDERING", "none");
+    static final Map<String, String> NO_APPEND = Map.of("OUTBOX_SAMPLE_ORDERS_APPEND_EVENTS", "false");
+
+    /** How big a run is. */
     enum Mode {
-        SMOKE(200, 1, 200), QUICK(100_000, 3, 10_000), FULL(1_000_000, 3, 20_000);
+        SMOKE(200, 1, 200, 2, List.of(200), List.of("outbox-relay", "raw-kafka"), false, 2, 2_000, 10_000),
+        QUICK(100_000, 3, 10_000, 15, List.of(500, 1_000, 5_000), List.of(), true, 15, 20_000, 1_000_000),
+        FULL(1_000_000, 3, 20_000, 30, List.of(500, 1_000, 5_000), List.of(), true, 30, 100_000, 10_000_000);
 
         final int rows;
         final int rounds;
         final int slowCap;
+        final int steadySeconds;
+        final List<Integer> steadyRates;
+        final List<String> steadyOnly;
+        final boolean ramp;
+        final int writeSeconds;
+        final int backlogPending;
+        final long backlogSent;
 
-        Mode(int rows, int rounds, int slowCap) {
+        Mode(int rows, int rounds, int slowCap, int steadySeconds, List<Integer> steadyRates, List<String> steadyOnly,
+             boolean ramp, int writeSeconds, int backlogPending, long backlogSent) {
             this.rows = rows;
             this.rounds = rounds;
             this.slowCap = slowCap;
+            this.steadySeconds = steadySeconds;
+            this.steadyRates = steadyRates;
+            this.steadyOnly = steadyOnly;
+            this.ramp = ramp;
+            this.writeSeconds = writeSeconds;
+            this.backlogPending = backlogPending;
+            this.backlogSent = backlogSent;
         }
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = options(args);
-        Mode mode = Mode.valueOf(options.getOrDefault("mode", "quick").toUpperCase(java.util.Locale.ROOT));
-        Env env = new Env(require(options, "db-url"), require(options, "db-user"), require(options, "db-password"),
-                require(options, "kafka"), options.getOrDefault("server", "http://127.0.0.1:9080"),
-                Long.parseLong(options.getOrDefault("server-pid", "0")));
-        List<String> only = options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of();
+        Options options = new Options(args);
+        Mode mode = Mode.valueOf(options.get("mode", "quick").toUpperCase(Locale.ROOT));
+        Env env = new Env(options.require("db-url"), options.require("db-user"), options.require("db-password"),
+                options.require("kafka"), options.get("server", "http://127.0.0.1:9080"),
+                Long.parseLong(options.get("server-pid", "0")));
+        List<String> only = options.list("only", List.of());
+        List<String> figures = options.list("figures", List.of("drain", "backlog", "steady", "write", "tuned"));
+        boolean startServer = Boolean.parseBoolean(options.get("start-server", "false"));
+        boolean ownsStack = Boolean.parseBoolean(options.get("owns-stack", "false"));
+        int rows = options.integer("rows", mode.rows);
+        int rounds = options.integer("rounds", mode.rounds);
+        Path log = Path.of("bench", ".stack", "server.log");
+        Path pidFile = Path.of("bench", ".stack", "server.pid");
 
-        OutboxRelayServer relay = new OutboxRelayServer();
+        OutboxRelayServer relay = new OutboxRelayServer("outbox-relay",
+                "the server's settings: defaults (aggregate ordering, batch 500, 1 worker) unless its environment says otherwise");
         List<Contender> contenders = new ArrayList<>(List.of(new RawKafka(), relay, new Gruelbox(), new DebeziumCdc(),
                 new SeedsPoller()));
         contenders.removeIf(contender -> !only.isEmpty() && !only.contains(contender.name()));
+        Drains drains = new Drains(rows, rounds, mode.slowCap);
+        List<SteadyLatency.Step> steady = new ArrayList<>();
+        Map<String, String> steadyWrites = new LinkedHashMap<>();
+        WritePath.Result withAppend = null;
+        WritePath.Result withoutAppend = null;
+        BacklogIndependence.Result backlog = null;
+        OutboxRelayServer tuned = null;
+        List<String> notMeasured = new ArrayList<>();
 
-        Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
-        Map<String, Integer> rowsDrained = new LinkedHashMap<>();
-        for (int round = 1; round <= mode.rounds; round++) {
-            for (Contender contender : contenders) {
-                int rows = contender instanceof SeedsPoller ? Math.min(mode.rows, mode.slowCap) : mode.rows;
-                System.out.printf("round %d/%d  %-13s draining %,d rows ...%n", round, mode.rounds, contender.name(), rows);
-                long nanos = contender.drain(env, rows);
-                double perSecond = rows / (nanos / 1e9);
-                eventsPerSecond.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(perSecond);
-                rowsDrained.put(contender.name(), rows);
-                System.out.printf("round %d/%d  %-13s %,10.0f events/s  (%,.2f s)%n", round, mode.rounds, contender.name(),
-                        perSecond, nanos / 1e9);
+        ServerProcess server = startServer ? ServerProcess.start(env.serverUrl(), Map.of(), log, pidFile) : null;
+        try {
+            if (server != null) {
+                env = env.withServerPid(server.jvmPid());
+            }
+            if (figures.contains("drain")) {
+                drains.run(env, contenders);
+            }
+            if (figures.contains("backlog")) {
+                backlog = BacklogIndependence.measure(env, relay, ownsStack, options.integer("backlog-pending", mode.backlogPending),
+                        options.integer("backlog-sent", (int) Math.min(Integer.MAX_VALUE, mode.backlogSent)));
+            }
+            if (figures.contains("steady")) {
+                List<String> steadyOnly = options.list("steady-only", mode.steadyOnly);
+                List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
+                        .stream().map(Integer::valueOf).toList();
+                Duration stepTime = Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds));
+                for (Contender contender : contenders) {
+                    if (contender instanceof Steady.Capable capable
+                            && (steadyOnly.isEmpty() || steadyOnly.contains(contender.name()))) {
+                        // the seeds' poller does about 130 events/s: it gets a rate it can keep, then the usual ones
+                        List<Integer> its = contender instanceof SeedsPoller && mode != Mode.SMOKE
+                                ? concat(List.of(100), rates) : rates;
+                        steady.addAll(SteadyLatency.run(env, contender.name(), capable, its, mode.ramp, stepTime, steadyWrites));
+                    }
+                }
+            }
+            Duration writeTime = Duration.ofSeconds(options.integer("write-seconds", mode.writeSeconds));
+            Duration warmUp = Duration.ofSeconds(Math.max(1, writeTime.toSeconds() / 5));
+            if (figures.contains("write")) {
+                withAppend = WritePath.measure(env, true, warmUp, writeTime);
+            }
+            if (server != null && (figures.contains("write") || figures.contains("tuned"))) {
+                server.stop();
+                Map<String, String> restart = new LinkedHashMap<>(TUNED);
+                restart.putAll(NO_APPEND);
+                System.out.println("server   restarting with " + restart + " ...");
+                server = ServerProcess.start(env.serverUrl(), restart, log, pidFile);
+                env = env.withServerPid(server.jvmPid());
+                if (figures.contains("write")) {
+                    withoutAppend = WritePath.measure(env, false, warmUp, writeTime);
+                }
+                if (figures.contains("tuned") && (only.isEmpty() || only.contains("outbox-relay"))) {
+                    tuned = new OutboxRelayServer("outbox-relay-tuned", "the server restarted with " + TUNED
+                            + " (batch 2000, no ordering; the rest default); " + NO_APPEND + " as well, which only the orders API reads");
+                    drains.run(env, List.of(tuned));
+                }
+            } else if (server == null) {
+                notMeasured.add("the write path without the append and the tuned Outbox Relay: they need a server restart,"
+                        + " and this run used a server it did not start");
+            }
+        } finally {
+            if (server != null) {
+                server.stop();
             }
         }
 
-        Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(java.util.Locale.ROOT),
-                contenders, eventsPerSecond, rowsDrained, relay.maxRssKiB());
-        Path out = Path.of(options.getOrDefault("out", "results"));
+        List<Contender> reported = new ArrayList<>(contenders);
+        if (tuned != null) {
+            reported.add(reported.indexOf(relay) + 1, tuned);
+        }
+        Figures extra = new Figures(steady, steadyWrites, withAppend, withoutAppend, backlog, relay.memory(),
+                tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(), notMeasured);
+        Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT),
+                reported, drains.eventsPerSecond(), drains.rowsDrained(), relay.memory().peakRssMiB() * 1024, extra);
+        Path out = Path.of(options.get("out", "results"));
         Files.createDirectories(out);
         String base = report.date() + "-" + report.machine().label() + "-" + report.mode();
         Files.writeString(out.resolve(base + ".json"), report.json());
@@ -77,22 +171,42 @@ public final class Bench {
         }
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
-            }
-            options.put(args[i].substring(2), args[++i]);
-        }
-        return options;
+    private static List<Integer> concat(List<Integer> first, List<Integer> then) {
+        List<Integer> all = new ArrayList<>(first);
+        all.addAll(then);
+        return all;
     }
 
-    private static String require(Map<String, String> options, String name) {
-        String value = options.get(name);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("--" + name + " is required");
+    /** {@code --name value} pairs. */
+    private record Options(Map<String, String> values) {
+        Options(String[] args) {
+            this(new LinkedHashMap<>());
+            for (int i = 0; i < args.length; i++) {
+                if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                    throw new IllegalArgumentException("expected --name value pairs, got " + args[i]);
+                }
+                values.put(args[i].substring(2), args[++i]);
+            }
         }
-        return value;
+
+        String get(String name, String otherwise) {
+            return values.getOrDefault(name, otherwise);
+        }
+
+        int integer(String name, int otherwise) {
+            return values.containsKey(name) ? Integer.parseInt(values.get(name)) : otherwise;
+        }
+
+        List<String> list(String name, List<String> otherwise) {
+            return values.containsKey(name) ? Arrays.asList(values.get(name).split(",")) : otherwise;
+        }
+
+        String require(String name) {
+            String value = values.get(name);
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("--" + name + " is required");
+            }
+            return value;
+        }
     }
 }

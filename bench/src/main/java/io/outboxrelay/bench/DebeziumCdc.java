@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The CDC path: Debezium's embedded engine reads the outbox table's inserts from PostgreSQL's
  * logical replication (pgoutput) and a reliable producer sends each row's payload; a batch is
- * marked processed once Kafka acknowledged it. Needs {@code wal_level=logical}.
+ * marked processed once Kafka acknowledged it. Needs {@code wal_level=logical}. Steady: the engine
+ * runs while rows are inserted one per transaction.
  */
-final class DebeziumCdc implements Contender {
+final class DebeziumCdc implements Contender, Steady.Capable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -43,41 +44,61 @@ final class DebeziumCdc implements Contender {
     @Override
     public long drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
-        env.sql("""
-                CREATE TABLE IF NOT EXISTS bench_cdc_outbox (
-                    id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL)""");
-        String slot = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-        URIParts db = URIParts.of(env.dbUrl());
-        Properties config = new Properties();
-        config.setProperty("name", slot);
-        config.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-        config.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
-        config.setProperty("offset.flush.interval.ms", "1000");
-        config.setProperty("database.hostname", db.host());
-        config.setProperty("database.port", Integer.toString(db.port()));
-        config.setProperty("database.user", env.dbUser());
-        config.setProperty("database.password", env.dbPassword());
-        config.setProperty("database.dbname", db.database());
-        config.setProperty("topic.prefix", slot);
-        config.setProperty("table.include.list", "public.bench_cdc_outbox");
-        config.setProperty("plugin.name", "pgoutput");
-        config.setProperty("slot.name", slot);
-        config.setProperty("slot.drop.on.stop", "true");
-        config.setProperty("publication.name", slot);
-        config.setProperty("publication.autocreate.mode", "filtered");
-        config.setProperty("snapshot.mode", "no_data");
-        config.setProperty("max.batch.size", "4096");
-        config.setProperty("max.queue.size", "16384");
-        config.setProperty("poll.interval.ms", "50");
-        config.setProperty("key.converter.schemas.enable", "false");
-        config.setProperty("value.converter.schemas.enable", "false");
+        try (Engine engine = new Engine(env, topic); Admin admin = env.admin()) {
+            env.sql("INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES
+                    + "), " + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
+            long start = System.nanoTime(); // committed
+            return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
+        }
+    }
 
-        ExecutorService engineThread = Executors.newSingleThreadExecutor();
-        try (KafkaProducer<String, String> producer = env.producer(); Admin admin = env.admin()) {
+    @Override
+    public Steady steady(Env env) throws Exception {
+        String topic = env.freshTopic(name());
+        Engine engine = new Engine(env, topic);
+        RowWriter rows = new RowWriter(env, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) VALUES (?, ?::jsonb)");
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
+            }
+
+            @Override
+            public void write(long sequence) throws Exception {
+                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
+            }
+
+            @Override
+            public void close() throws Exception {
+                rows.close();
+                engine.close();
+            }
+        };
+    }
+
+    /** The embedded engine streaming {@code bench_cdc_outbox} into a topic, from its start until closed. */
+    private static final class Engine implements AutoCloseable {
+        private final Env env;
+        private final ExecutorService engineThread = Executors.newSingleThreadExecutor();
+        private final KafkaProducer<String, String> producer;
+        private final DebeziumEngine<ChangeEvent<String, String>> engine;
+
+        Engine(Env env, String topic) throws Exception {
+            this.env = env;
+            env.sql("""
+                    CREATE TABLE IF NOT EXISTS bench_cdc_outbox (
+                        id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL)""");
+            String slot = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+            producer = env.producer();
             CountDownLatch streaming = new CountDownLatch(1);
             java.util.concurrent.atomic.AtomicReference<String> failure = new java.util.concurrent.atomic.AtomicReference<>();
-            DebeziumEngine<ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
-                    .using(config)
+            engine = DebeziumEngine.create(Json.class)
+                    .using(config(env, slot))
                     .using((success, message, error) -> {
                         if (!success) {
                             failure.set(message + (error == null ? "" : ": " + error));
@@ -110,22 +131,53 @@ final class DebeziumCdc implements Contender {
                         committer.markBatchFinished();
                     })
                     .build();
-            try (engine) {
-                engineThread.execute(engine);
-                if (!streaming.await(120, TimeUnit.SECONDS) || failure.get() != null) {
-                    throw new IllegalStateException("Debezium did not start: "
-                            + (failure.get() == null ? "no task within 120 s" : failure.get()));
-                }
-                awaitSlotActive(env, slot);
-                env.sql("INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES
-                        + "), " + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
-                long start = System.nanoTime(); // committed
-                return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
+            engineThread.execute(engine);
+            if (!streaming.await(120, TimeUnit.SECONDS) || failure.get() != null) {
+                close();
+                throw new IllegalStateException("Debezium did not start: "
+                        + (failure.get() == null ? "no task within 120 s" : failure.get()));
             }
-        } finally {
-            engineThread.shutdownNow();
-            engineThread.awaitTermination(60, TimeUnit.SECONDS);
-            env.sql("TRUNCATE bench_cdc_outbox");
+            awaitSlotActive(env, slot);
+        }
+
+        private static Properties config(Env env, String slot) {
+            URIParts db = URIParts.of(env.dbUrl());
+            Properties config = new Properties();
+            config.setProperty("name", slot);
+            config.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+            config.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
+            config.setProperty("offset.flush.interval.ms", "1000");
+            config.setProperty("database.hostname", db.host());
+            config.setProperty("database.port", Integer.toString(db.port()));
+            config.setProperty("database.user", env.dbUser());
+            config.setProperty("database.password", env.dbPassword());
+            config.setProperty("database.dbname", db.database());
+            config.setProperty("topic.prefix", slot);
+            config.setProperty("table.include.list", "public.bench_cdc_outbox");
+            config.setProperty("plugin.name", "pgoutput");
+            config.setProperty("slot.name", slot);
+            config.setProperty("slot.drop.on.stop", "true");
+            config.setProperty("publication.name", slot);
+            config.setProperty("publication.autocreate.mode", "filtered");
+            config.setProperty("snapshot.mode", "no_data");
+            config.setProperty("max.batch.size", "4096");
+            config.setProperty("max.queue.size", "16384");
+            config.setProperty("poll.interval.ms", "50");
+            config.setProperty("key.converter.schemas.enable", "false");
+            config.setProperty("value.converter.schemas.enable", "false");
+            return config;
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                engine.close();
+            } finally {
+                engineThread.shutdownNow();
+                engineThread.awaitTermination(60, TimeUnit.SECONDS);
+                producer.close();
+                env.sql("TRUNCATE bench_cdc_outbox");
+            }
         }
     }
 

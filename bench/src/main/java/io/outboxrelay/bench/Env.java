@@ -25,6 +25,11 @@ import java.util.stream.IntStream;
 /** Where the benchmark runs: one PostgreSQL, one Kafka cluster, optionally one Outbox Relay server. */
 record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, String serverUrl, long serverPid) {
 
+    /** The same place, with the server's JVM now at {@code pid} (after a restart). */
+    Env withServerPid(long pid) {
+        return new Env(dbUrl, dbUser, dbPassword, bootstrap, serverUrl, pid);
+    }
+
     Connection connect() throws SQLException {
         return DriverManager.getConnection(dbUrl, dbUser, dbPassword);
     }
@@ -33,6 +38,15 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
         try (Connection connection = connect(); Statement sql = connection.createStatement()) {
             sql.execute(statement);
         }
+    }
+
+    /**
+     * An HTTP/1.1 client for the server, as a load balancer or a browser on plain HTTP would talk to it;
+     * the JDK's default upgrade to HTTP/2 over cleartext left the server's request threads waiting under load.
+     */
+    static java.net.http.HttpClient http() {
+        return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     Admin admin() {

@@ -15,18 +15,22 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * gruelbox transaction-outbox on the same PostgreSQL: each entry is an invocation of
- * {@link KafkaSender#send} that produces and waits for the ack. Entries are scheduled (committed)
- * first with processing held back; then the outbox is flushed repeatedly while a pool of threads
- * processes entries, each in its own transaction (lock, invoke, delete), as the library does.
+ * {@link KafkaSender#send} that produces and waits for the ack. Drain: entries are scheduled
+ * (committed) first with processing held back; then the outbox is flushed repeatedly while a pool
+ * of threads processes entries, each in its own transaction (lock, invoke, delete), as the library
+ * does. Steady: processing is on, so each commit submits its entry at once (the library's
+ * after-commit path), and a background flush every second picks up anything missed.
  */
-final class Gruelbox implements Contender {
+final class Gruelbox implements Contender, Steady.Capable {
 
     private static final int THREADS = 16;
     private static final int FLUSH_BATCH = 1_000;
@@ -41,8 +45,6 @@ final class Gruelbox implements Contender {
         }
     }
 
-    private volatile boolean processing;
-
     @Override
     public String name() {
         return "gruelbox";
@@ -50,34 +52,39 @@ final class Gruelbox implements Contender {
 
     @Override
     public String settings() {
-        return "transactionoutbox-core 4.2.268, PostgreSQL dialect, HikariCP pool of " + (THREADS + 4) + ", " + THREADS
-                + " processing threads, flushBatchSize " + FLUSH_BATCH + ", attemptFrequency " + ATTEMPT_FREQUENCY.toSeconds()
-                + " s, flush called whenever fewer than a batch wait for a thread";
+        return "transactionoutbox-core 4.2.268, PostgreSQL dialect, HikariCP pool of " + (THREADS + RateWriter.THREADS + 4)
+                + ", " + THREADS + " processing threads, flushBatchSize " + FLUSH_BATCH + ", attemptFrequency "
+                + ATTEMPT_FREQUENCY.toSeconds() + " s, flush called whenever fewer than a batch wait for a thread";
     }
 
-    @Override
-    public long drain(Env env, int n) throws Exception {
-        String topic = env.freshTopic(name());
-        HikariConfig pool = new HikariConfig();
-        pool.setJdbcUrl(env.dbUrl());
-        pool.setUsername(env.dbUser());
-        pool.setPassword(env.dbPassword());
-        pool.setMaximumPoolSize(THREADS + 4);
-        pool.setAutoCommit(false);
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
-        try (HikariDataSource dataSource = new HikariDataSource(pool);
-             KafkaProducer<String, String> producer = env.producer();
-             Admin admin = env.admin()) {
+    /** The library set up on its own pool, producer and processing threads. */
+    private static final class Pipeline implements AutoCloseable {
+        final HikariDataSource dataSource;
+        final KafkaProducer<String, String> producer;
+        final ThreadPoolExecutor workers = new ThreadPoolExecutor(THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        final ThreadLocalContextTransactionManager transactions;
+        final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
+        final TransactionOutbox outbox;
+        volatile boolean processing;
+
+        Pipeline(Env env) {
+            HikariConfig pool = new HikariConfig();
+            pool.setJdbcUrl(env.dbUrl());
+            pool.setUsername(env.dbUser());
+            pool.setPassword(env.dbPassword());
+            pool.setMaximumPoolSize(THREADS + RateWriter.THREADS + 4);
+            pool.setAutoCommit(false);
+            dataSource = new HikariDataSource(pool);
+            producer = env.producer();
             KafkaSender.producer = producer;
             KafkaSender sender = new KafkaSender();
-            ThreadLocalContextTransactionManager transactions = TransactionManager.fromDataSource(dataSource);
-            AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
+            transactions = TransactionManager.fromDataSource(dataSource);
             Submitter submitter = (entry, process) -> {
                 if (processing) {
                     workers.execute(() -> process.accept(entry));
                 }
             };
-            TransactionOutbox outbox = TransactionOutbox.builder()
+            outbox = TransactionOutbox.builder()
                     .transactionManager(transactions)
                     .persistor(Persistor.forDialect(Dialect.POSTGRESQL_9))
                     .instantiator(Instantiator.using(type -> sender))
@@ -94,36 +101,83 @@ final class Gruelbox implements Contender {
                     throw new IllegalStateException(e);
                 }
             });
+        }
+
+        void schedule(String topic, long sequence) {
+            try {
+                outbox.schedule(KafkaSender.class).send(topic, Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
+            } catch (Exception notThrownWhenScheduling) { // the proxy records the call; it does not send
+                throw new IllegalStateException(notThrownWhenScheduling);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
             processing = false;
+            workers.shutdownNow();
+            workers.awaitTermination(30, TimeUnit.SECONDS);
+            producer.close();
+            dataSource.close();
+        }
+    }
+
+    @Override
+    public long drain(Env env, int n) throws Exception {
+        String topic = env.freshTopic(name());
+        try (Pipeline pipeline = new Pipeline(env); Admin admin = env.admin()) {
             for (int from = 0; from < n; from += 1_000) {
                 int first = from;
                 int last = Math.min(n, from + 1_000);
-                transactions.inTransaction(() -> {
+                pipeline.transactions.inTransaction(() -> {
                     for (int i = first; i < last; i++) {
-                        try {
-                            outbox.schedule(KafkaSender.class).send(topic, Shape.key(i), Shape.payload(i, System.currentTimeMillis()));
-                        } catch (Exception notThrownWhenScheduling) { // the proxy records the call; it does not send
-                            throw new IllegalStateException(notThrownWhenScheduling);
-                        }
+                        pipeline.schedule(topic, i);
                     }
                 });
             }
             // gruelbox makes a new entry due one attemptFrequency after it was scheduled: its clock moves
             // on by that much, so the whole committed backlog is due now, as the others' is
-            clock.set(Clock.offset(Clock.systemUTC(), ATTEMPT_FREQUENCY.plusMillis(100)));
-            processing = true;
+            pipeline.clock.set(Clock.offset(Clock.systemUTC(), ATTEMPT_FREQUENCY.plusMillis(100)));
+            pipeline.processing = true;
             long start = System.nanoTime();
             Env.await(topic + " to reach " + n + " records", Duration.ofMinutes(30), Duration.ofMillis(5), () -> {
-                if (workers.getQueue().size() < FLUSH_BATCH) {
-                    outbox.flush();
+                if (pipeline.workers.getQueue().size() < FLUSH_BATCH) {
+                    pipeline.outbox.flush();
                 }
                 return Env.endOffsets(admin, topic) >= n;
             });
             return System.nanoTime() - start;
-        } finally {
-            processing = false;
-            workers.shutdownNow();
-            workers.awaitTermination(30, TimeUnit.SECONDS);
         }
+    }
+
+    @Override
+    public Steady steady(Env env) throws Exception {
+        String topic = env.freshTopic(name());
+        Pipeline pipeline = new Pipeline(env);
+        pipeline.processing = true;
+        ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor();
+        background.scheduleWithFixedDelay(pipeline.outbox::flush, 1, 1, TimeUnit.SECONDS);
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return "one transaction per event scheduling its entry; the commit submits it for processing at once";
+            }
+
+            @Override
+            public void write(long sequence) {
+                pipeline.transactions.inTransaction(() -> pipeline.schedule(topic, sequence));
+            }
+
+            @Override
+            public void close() throws Exception {
+                background.shutdownNow();
+                background.awaitTermination(30, TimeUnit.SECONDS);
+                pipeline.close();
+            }
+        };
     }
 }

@@ -3,38 +3,39 @@ package io.outboxrelay.bench;
 import org.apache.kafka.clients.admin.Admin;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Outbox Relay in its Liberty server: the rows are committed into {@code outbox_event} (as the
- * server's own append would write them), and the server's relay publishes them. While it
- * drains, the server's resident memory is sampled.
+ * Outbox Relay in its Liberty server. Drains: the rows are committed into {@code outbox_event} (as
+ * the server's own append would write them), and the server's relay publishes them, while the
+ * server's memory is sampled. Steady: orders are created through the server's API, so each event
+ * is appended in the order's transaction and its commit wakes the relay, as in production.
  */
-final class OutboxRelayServer implements Contender {
+final class OutboxRelayServer implements Contender, Steady.Capable {
 
-    private final AtomicLong maxRssKiB = new AtomicLong();
+    private final String name;
+    private final String settings;
+    private final ServerMemory memory = new ServerMemory();
+
+    OutboxRelayServer(String name, String settings) {
+        this.name = name;
+        this.settings = settings;
+    }
 
     @Override
     public String name() {
-        return "outbox-relay";
+        return name;
     }
 
     @Override
     public String settings() {
-        return "the running server's settings (defaults unless its environment says otherwise)";
+        return settings;
     }
 
-    long maxRssKiB() {
-        return maxRssKiB.get();
+    ServerMemory memory() {
+        return memory;
     }
 
     @Override
@@ -46,33 +47,20 @@ final class OutboxRelayServer implements Contender {
                     + " SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent', '"
                     + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(1, " + n + ") AS i");
             long start = System.nanoTime(); // committed: the relay may start now
-            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-            if (env.serverPid() > 0) {
-                Path status = Path.of("/proc", Long.toString(env.serverPid()), "status");
-                sampler.scheduleAtFixedRate(() -> sampleRss(status), 0, 200, TimeUnit.MILLISECONDS);
-            }
-            try {
+            try (AutoCloseable sampling = memory.sample(env)) {
                 return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
-            } finally {
-                sampler.shutdownNow();
             }
         }
     }
 
-    private void sampleRss(Path status) {
-        try {
-            for (String line : Files.readAllLines(status)) {
-                if (line.startsWith("VmRSS:")) {
-                    maxRssKiB.accumulateAndGet(Long.parseLong(line.replaceAll("[^0-9]", "")), Math::max);
-                }
-            }
-        } catch (Exception gone) {
-            // the server stopped: nothing more to sample
-        }
+    @Override
+    public Steady steady(Env env) throws Exception {
+        requireReady(env);
+        return new OrdersApiWriter(env.serverUrl());
     }
 
-    private static void requireReady(Env env) throws Exception {
-        HttpResponse<String> ready = HttpClient.newHttpClient().send(
+    static void requireReady(Env env) throws Exception {
+        HttpResponse<String> ready = Env.http().send(
                 HttpRequest.newBuilder(URI.create(env.serverUrl() + "/health/ready")).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (ready.statusCode() != 200) {

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The ceiling: the same records sent by a reliable producer straight from memory, no database. */
-final class RawKafka implements Contender {
+final class RawKafka implements Contender, Steady.Capable {
 
     @Override
     public String name() {
@@ -35,5 +35,33 @@ final class RawKafka implements Contender {
             producer.flush(); // returns when every record is acknowledged
             return System.nanoTime() - start;
         }
+    }
+
+    @Override
+    public Steady steady(Env env) throws Exception {
+        String topic = env.freshTopic(name());
+        KafkaProducer<String, String> producer = env.producer();
+        producer.partitionsFor(topic);
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return "send() per event; latency from the send call (no database, no commit)";
+            }
+
+            @Override
+            public void write(long sequence) {
+                producer.send(new ProducerRecord<>(topic, Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis())));
+            }
+
+            @Override
+            public void close() {
+                producer.close();
+            }
+        };
     }
 }

@@ -8,9 +8,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** The figures of one run as JSON, a Markdown table with ratios, and an SVG bar chart. */
+/**
+ * The figures of one run as JSON, Markdown tables with ratios, and an SVG chart: drain throughput
+ * bars and steady latency percentiles.
+ */
 record Report(LocalDate date, Machine machine, String mode, List<Contender> contenders,
-              Map<String, List<Double>> eventsPerSecond, Map<String, Integer> rowsDrained, long relayMaxRssKiB) {
+              Map<String, List<Double>> eventsPerSecond, Map<String, Integer> rowsDrained, long relayMaxRssKiB,
+              Figures figures) {
 
     static double median(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
@@ -34,6 +38,7 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         json.append("  \"figure\": \"backlog drain: rows committed, then time until all are acknowledged by Kafka\",\n");
         json.append("  \"outboxRelayServerMaxRssMiB\": ").append(relayMaxRssKiB > 0 ? Long.toString(relayMaxRssKiB / 1024) : "null")
                 .append(",\n");
+        json.append(figures.json());
         json.append("  \"contenders\": [\n");
         List<String> entries = new ArrayList<>();
         for (Contender contender : contenders) {
@@ -72,7 +77,7 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         if (relayMaxRssKiB > 0) {
             table.append(String.format(Locale.ROOT, " Its server's resident memory peaked at %,d MiB while draining.", relayMaxRssKiB / 1024));
         }
-        return table.append("\n").toString();
+        return table.append("\n").append(figures.markdown()).toString();
     }
 
     String svg() {
@@ -82,7 +87,9 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         int width = 720;
         List<Contender> shown = contenders.stream().filter(c -> !eventsPerSecond.getOrDefault(c.name(), List.of()).isEmpty()).toList();
         double max = shown.stream().mapToDouble(c -> medianOf(c.name())).max().orElse(1);
-        int height = 50 + shown.size() * (barHeight + gap);
+        List<SteadyLatency.Step> latencies = figures.charted();
+        int latencyTop = 50 + shown.size() * (barHeight + gap) + 20;
+        int height = latencyTop + (latencies.isEmpty() ? 0 : 60 + latencies.size() * (3 * 12 + gap));
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">%n", width, height));
         svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">Backlog drain (events/s, median of %s mode, %s)</text>%n", mode, date));
@@ -90,16 +97,46 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         for (Contender contender : shown) {
             double median = medianOf(contender.name());
             int bar = (int) Math.max(1, (width - left - 110) * median / max);
-            String colour = contender.name().equals("outbox-relay") ? "#2f6fad" : "#9aa5b1";
+            String colour = contender.name().startsWith("outbox-relay") ? "#2f6fad" : "#9aa5b1";
             svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\">%s</text>%n", y + 19, contender.name()));
             svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n", left, y, bar, barHeight, colour));
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%,.0f</text>%n", left + bar + 8, y + 19, median));
             y += barHeight + gap;
         }
+        if (!latencies.isEmpty()) {
+            latencySvg(svg, latencies, latencyTop, left, width);
+        }
         return svg.append("</svg>\n").toString();
     }
 
-    private static String escape(String text) {
+    /** Steady latency: p50, p95 and p99 bars per contender, at the reference rate where it sustained that. */
+    private void latencySvg(StringBuilder svg, List<SteadyLatency.Step> steps, int top, int left, int width) {
+        String[] colours = {"#2f6fad", "#7fa7d1", "#c3d5ea"};
+        double max = steps.stream().mapToDouble(SteadyLatency.Step::p99).filter(v -> !Double.isNaN(v)).max().orElse(1);
+        svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\" font-size=\"15\" font-weight=\"bold\">Steady latency, commit → consumed"
+                + " (ms; p50, p95, p99; at %,d events/s unless marked)</text>%n", top, figures.referenceRate()));
+        int y = top + 20;
+        for (SteadyLatency.Step step : steps) {
+            String label = step.contender() + (step.rate() == figures.referenceRate() ? "" : String.format(Locale.ROOT, " @%,d/s", step.rate()));
+            svg.append(String.format(Locale.ROOT, "<text x=\"10\" y=\"%d\">%s</text>%n", y + 22, escapeXml(label)));
+            double[] values = {step.p50(), step.p95(), step.p99()};
+            for (int i = 0; i < values.length; i++) {
+                double value = Double.isNaN(values[i]) ? 0 : values[i];
+                int bar = (int) Math.max(1, (width - left - 110) * value / max);
+                svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"10\" fill=\"%s\"/>%n",
+                        left, y + i * 12, bar, colours[i]));
+                svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"11\">p%s %.1f</text>%n",
+                        left + bar + 6, y + i * 12 + 9, i == 0 ? "50" : i == 1 ? "95" : "99", value));
+            }
+            y += 3 * 12 + 12;
+        }
+    }
+
+    private static String escapeXml(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;");
+    }
+
+    static String escape(String text) {
         return text.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The poller the seeds describe, written as they describe it: every interval, select the top 100
  * PENDING rows by created_at; for each, {@code send(...).get()}, then update that row to SENT.
  */
-final class SeedsPoller implements Contender {
+final class SeedsPoller implements Contender, Steady.Capable {
 
     private static final int BATCH = 100;
     private static final long INTERVAL_MS = 100;
@@ -37,26 +37,72 @@ final class SeedsPoller implements Contender {
     @Override
     public long drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
+        createTable(env);
+        env.sql("INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES + "), "
+                + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
+        env.sql("ANALYZE bench_poller_event");
+        long start = System.nanoTime();
+        try (Poller poller = new Poller(env, topic, n)) {
+            poller.drained.get(30, TimeUnit.MINUTES);
+        }
+        return System.nanoTime() - start;
+    }
+
+    @Override
+    public Steady steady(Env env) throws Exception {
+        String topic = env.freshTopic(name());
+        createTable(env);
+        Poller poller = new Poller(env, topic, Long.MAX_VALUE);
+        RowWriter rows = new RowWriter(env, "INSERT INTO bench_poller_event (aggregate_id, payload) VALUES (?, ?::jsonb)");
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
+            }
+
+            @Override
+            public void write(long sequence) throws Exception {
+                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
+            }
+
+            @Override
+            public void close() throws Exception {
+                rows.close();
+                poller.close();
+                env.sql("TRUNCATE bench_poller_event");
+            }
+        };
+    }
+
+    private static void createTable(Env env) throws Exception {
         env.sql("""
                 CREATE TABLE IF NOT EXISTS bench_poller_event (
                     id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL,
                     status text NOT NULL DEFAULT 'PENDING', created_at timestamptz NOT NULL DEFAULT clock_timestamp());
                 CREATE INDEX IF NOT EXISTS bench_poller_event_pending ON bench_poller_event (status, created_at);
                 TRUNCATE bench_poller_event""");
-        env.sql("INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES + "), "
-                + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
-        env.sql("ANALYZE bench_poller_event");
-        long start = System.nanoTime();
-        try (KafkaProducer<String, String> producer = env.producer();
-             Connection connection = env.connect();
-             PreparedStatement select = connection.prepareStatement(
-                     "SELECT id, aggregate_id, payload::text FROM bench_poller_event WHERE status = 'PENDING'"
-                             + " ORDER BY created_at LIMIT " + BATCH);
-             PreparedStatement markSent = connection.prepareStatement(
-                     "UPDATE bench_poller_event SET status = 'SENT' WHERE id = ?")) {
+    }
+
+    /** The poll loop on its own connection and producer, until closed; {@code drained} completes after n rows. */
+    private static final class Poller implements AutoCloseable {
+        final CompletableFuture<Void> drained = new CompletableFuture<>();
+        private final KafkaProducer<String, String> producer;
+        private final Connection connection;
+        private final ScheduledExecutorService interval = Executors.newSingleThreadScheduledExecutor();
+
+        Poller(Env env, String topic, long n) throws Exception {
+            producer = env.producer();
+            connection = env.connect();
+            PreparedStatement select = connection.prepareStatement(
+                    "SELECT id, aggregate_id, payload::text FROM bench_poller_event WHERE status = 'PENDING'"
+                            + " ORDER BY created_at LIMIT " + BATCH);
+            PreparedStatement markSent = connection.prepareStatement("UPDATE bench_poller_event SET status = 'SENT' WHERE id = ?");
             AtomicInteger sent = new AtomicInteger();
-            CompletableFuture<Void> drained = new CompletableFuture<>();
-            ScheduledExecutorService interval = Executors.newSingleThreadScheduledExecutor();
             interval.scheduleWithFixedDelay(() -> {
                 try {
                     poll(topic, producer, select, markSent, sent);
@@ -67,14 +113,15 @@ final class SeedsPoller implements Contender {
                     drained.completeExceptionally(e);
                 }
             }, 0, INTERVAL_MS, TimeUnit.MILLISECONDS);
-            try {
-                drained.get(30, TimeUnit.MINUTES);
-            } finally {
-                interval.shutdownNow();
-                interval.awaitTermination(1, TimeUnit.MINUTES);
-            }
         }
-        return System.nanoTime() - start;
+
+        @Override
+        public void close() throws Exception {
+            interval.shutdownNow();
+            interval.awaitTermination(1, TimeUnit.MINUTES);
+            producer.close();
+            connection.close();
+        }
     }
 
     /** One interval's work: the top rows, each sent and waited for, then marked SENT. */

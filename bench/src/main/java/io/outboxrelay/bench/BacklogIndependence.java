@@ -1,0 +1,106 @@
+package io.outboxrelay.bench;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Whether SENT history slows the relay: the same pending rows drained with (almost) no SENT rows
+ * in {@code outbox_event}, then again after millions of SENT rows were added. The relay's own
+ * meters ({@code outbox_relay_round_seconds}, {@code outbox_relay_batch_events} on /prometheus)
+ * give the mean round (claim, publish, mark) and batch of each drain. The SENT rows are marked by
+ * aggregate type {@value #MARKER}; they are removed afterwards (the whole table is emptied when
+ * the benchmark owns the stack).
+ */
+final class BacklogIndependence {
+
+    static final String MARKER = "BenchSent";
+    private static final int FILL_CHUNK = 1_000_000;
+    private static final Pattern METER = Pattern.compile("(?m)^(outbox_relay_(?:round_seconds|batch_events)_(?:sum|count))\\s+(\\S+)");
+
+    /** One drain: SENT rows in the table, pending rows drained, and what the relay's meters said. */
+    record Level(long sentRows, int pending, double eventsPerSecond, long rounds, double meanRoundMillis, double meanBatch) {
+    }
+
+    record Result(Level without, Level with, String fill) {
+    }
+
+    private BacklogIndependence() {
+    }
+
+    static Result measure(Env env, OutboxRelayServer relay, boolean ownsStack, int pending, long sent) throws Exception {
+        if (ownsStack) {
+            env.sql("TRUNCATE outbox_event");
+        }
+        Level without = drain(env, relay, pending);
+        try {
+            System.out.printf("backlog  filling %,d SENT rows ...%n", sent);
+            long filling = System.nanoTime();
+            for (long from = 1; from <= sent; from += FILL_CHUNK) {
+                long to = Math.min(sent, from + FILL_CHUNK - 1);
+                env.sql("INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,"
+                        + " status, kafka_partition, kafka_offset, published_at)"
+                        + " SELECT gen_random_uuid(), '" + MARKER + "', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent',"
+                        + " 'bench.sent', " + Shape.payloadSql("i") + ", '{}'::jsonb, 'SENT', (i % " + Shape.PARTITIONS + ")::int,"
+                        + " i, now() FROM generate_series(" + from + ", " + to + ") AS i");
+            }
+            env.sql("ANALYZE outbox_event"); // as autovacuum would have, long before a table grew this big
+            String fill = String.format(java.util.Locale.ROOT, "%,d SENT rows by INSERT ... SELECT generate_series in %.0f s, then ANALYZE",
+                    sent, (System.nanoTime() - filling) / 1e9);
+            System.out.println("backlog  " + fill);
+            return new Result(without, drain(env, relay, pending), fill);
+        } finally {
+            env.sql(ownsStack ? "TRUNCATE outbox_event" : "DELETE FROM outbox_event WHERE aggregate_type = '" + MARKER + "'");
+        }
+    }
+
+    private static Level drain(Env env, OutboxRelayServer relay, int pending) throws Exception {
+        long sentRows = sentRows(env);
+        Map<String, Double> before = meters(env);
+        long nanos = relay.drain(env, pending);
+        // the last round reports once it has marked its rows, a moment after Kafka acked them
+        Env.await("the relay's meters to count the drained rows", Duration.ofSeconds(30), Duration.ofMillis(50),
+                () -> delta(before, meters(env), "outbox_relay_batch_events_sum") >= pending);
+        Map<String, Double> after = meters(env);
+        long rounds = Math.round(delta(before, after, "outbox_relay_round_seconds_count"));
+        double roundSeconds = delta(before, after, "outbox_relay_round_seconds_sum");
+        double events = delta(before, after, "outbox_relay_batch_events_sum");
+        Level level = new Level(sentRows, pending, pending / (nanos / 1e9), rounds,
+                rounds == 0 ? Double.NaN : 1000 * roundSeconds / rounds, rounds == 0 ? Double.NaN : events / rounds);
+        System.out.printf("backlog  %,d SENT rows: %,.0f events/s, %d rounds, mean round %.1f ms, mean batch %.0f%n",
+                level.sentRows(), level.eventsPerSecond(), level.rounds(), level.meanRoundMillis(), level.meanBatch());
+        return level;
+    }
+
+    private static double delta(Map<String, Double> before, Map<String, Double> after, String meter) {
+        return after.getOrDefault(meter, 0.0) - before.getOrDefault(meter, 0.0);
+    }
+
+    private static long sentRows(Env env) throws Exception {
+        try (Connection connection = env.connect(); Statement sql = connection.createStatement();
+             ResultSet count = sql.executeQuery("SELECT count(*) FROM outbox_event WHERE status = 'SENT'")) {
+            count.next();
+            return count.getLong(1);
+        }
+    }
+
+    /** The relay's round and batch sums and counts, as the server's /prometheus shows them now. */
+    private static Map<String, Double> meters(Env env) throws Exception {
+        String body = Env.http().send(HttpRequest.newBuilder(URI.create(env.serverUrl() + "/prometheus"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> meters = new HashMap<>();
+        Matcher meter = METER.matcher(body);
+        while (meter.find()) {
+            meters.put(meter.group(1), Double.parseDouble(meter.group(2)));
+        }
+        return meters;
+    }
+}

@@ -1,0 +1,48 @@
+package io.outboxrelay.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The backlog drain figure: each round drains the same number of rows through every contender,
+ * one at a time; the slow seeds' poller drains fewer. Collects events/s per contender and round.
+ */
+final class Drains {
+
+    private final int rows;
+    private final int rounds;
+    private final int slowCap;
+    private final Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
+    private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
+
+    Drains(int rows, int rounds, int slowCap) {
+        this.rows = rows;
+        this.rounds = rounds;
+        this.slowCap = slowCap;
+    }
+
+    void run(Env env, List<Contender> contenders) throws Exception {
+        for (int round = 1; round <= rounds; round++) {
+            for (Contender contender : contenders) {
+                int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap) : rows;
+                System.out.printf("round %d/%d  %-18s draining %,d rows ...%n", round, rounds, contender.name(), n);
+                long nanos = contender.drain(env, n);
+                double perSecond = n / (nanos / 1e9);
+                eventsPerSecond.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(perSecond);
+                rowsDrained.put(contender.name(), n);
+                System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s)%n", round, rounds, contender.name(),
+                        perSecond, nanos / 1e9);
+            }
+        }
+    }
+
+    Map<String, List<Double>> eventsPerSecond() {
+        return eventsPerSecond;
+    }
+
+    Map<String, Integer> rowsDrained() {
+        return rowsDrained;
+    }
+}

@@ -1,0 +1,168 @@
+package io.outboxrelay.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The figures besides the backlog drain: steady latency, write-path cost, backlog independence,
+ * the server's memory and the tuned server's settings. What was not measured says why in
+ * {@code notMeasured}.
+ */
+record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites, WritePath.Result withAppend,
+               WritePath.Result withoutAppend, BacklogIndependence.Result backlog, ServerMemory memory,
+               ServerMemory tunedMemory, String tunedSettings, List<String> notMeasured) {
+
+    /** The rate latency is compared at in the chart: 1,000 events/s, or the mode's only rate. */
+    int referenceRate() {
+        return steady.stream().anyMatch(step -> step.rate() == 1_000) ? 1_000
+                : steady.stream().mapToInt(SteadyLatency.Step::rate).min().orElse(0);
+    }
+
+    /** The highest rate each contender sustained (0: none). */
+    Map<String, Integer> highestSustained() {
+        Map<String, Integer> highest = new LinkedHashMap<>();
+        for (SteadyLatency.Step step : steady) {
+            highest.merge(step.contender(), step.sustained() ? step.rate() : 0, Math::max);
+        }
+        return highest;
+    }
+
+    /** Per contender, the step shown in the chart: at the reference rate if sustained, else its highest sustained one. */
+    List<SteadyLatency.Step> charted() {
+        List<SteadyLatency.Step> shown = new ArrayList<>();
+        for (String contender : highestSustained().keySet()) {
+            Optional<SteadyLatency.Step> atReference = steady.stream()
+                    .filter(s -> s.contender().equals(contender) && s.sustained() && s.rate() == referenceRate()).findFirst();
+            Optional<SteadyLatency.Step> highest = steady.stream()
+                    .filter(s -> s.contender().equals(contender) && s.sustained() && s.rate() == highestSustained().get(contender))
+                    .findFirst();
+            atReference.or(() -> highest).ifPresent(shown::add);
+        }
+        return shown;
+    }
+
+    String json() {
+        StringBuilder json = new StringBuilder();
+        json.append("  \"outboxRelayServerMaxHeapMiB\": ").append(orNull(memory == null ? 0 : memory.peakHeapMiB())).append(",\n");
+        json.append("  \"steadyLatency\": {\"figure\": \"writer committing one event per transaction at a fixed rate; latency from")
+                .append(" the commit (raw: the send call) to a consumer receiving it; sustained = writer kept 90% of the rate, every")
+                .append(" event arrived within ").append(SteadyLatency.GRACE.toSeconds()).append(" s after it stopped and latency")
+                .append(" did not keep growing\",\n");
+        json.append("    \"writers\": {");
+        List<String> writers = new ArrayList<>();
+        steadyWrites.forEach((name, writes) -> writers.add("\"" + name + "\": \"" + Report.escape(writes) + "\""));
+        json.append(String.join(", ", writers)).append("},\n    \"steps\": [\n");
+        List<String> steps = new ArrayList<>();
+        for (SteadyLatency.Step s : steady) {
+            steps.add(String.format(Locale.ROOT, "      {\"contender\": \"%s\", \"rate\": %d, \"seconds\": %.0f, \"written\": %d,"
+                    + " \"writtenPerSecond\": %.0f, \"consumed\": %d, \"sustained\": %b, \"note\": \"%s\", \"p50Ms\": %s,"
+                    + " \"p95Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s}", s.contender(), s.rate(), s.seconds(), s.written(),
+                    s.writtenPerSecond(), s.consumed(), s.sustained(), Report.escape(s.note()), ms(s.p50()), ms(s.p95()),
+                    ms(s.p99()), ms(s.max())));
+        }
+        json.append(String.join(",\n", steps)).append("\n    ],\n    \"highestSustained\": {");
+        List<String> highest = new ArrayList<>();
+        highestSustained().forEach((name, rate) -> highest.add("\"" + name + "\": " + rate));
+        json.append(String.join(", ", highest)).append("}\n  },\n");
+        json.append("  \"writePath\": {\"withAppend\": ").append(writePath(withAppend)).append(", \"withoutAppend\": ")
+                .append(writePath(withoutAppend)).append("},\n");
+        json.append("  \"backlogIndependence\": ").append(backlog == null ? "null" : String.format(Locale.ROOT,
+                "{\"fill\": \"%s\", \"without\": %s, \"with\": %s}", Report.escape(backlog.fill()), level(backlog.without()),
+                level(backlog.with()))).append(",\n");
+        json.append("  \"tuned\": ").append(tunedSettings == null ? "null" : String.format(Locale.ROOT,
+                "{\"settings\": \"%s\", \"maxRssMiB\": %s, \"maxHeapMiB\": %s}", Report.escape(tunedSettings),
+                orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB()))).append(",\n");
+        json.append("  \"notMeasured\": [").append(String.join(", ", notMeasured.stream()
+                .map(reason -> "\"" + Report.escape(reason) + "\"").toList())).append("],\n");
+        return json.toString();
+    }
+
+    private static String writePath(WritePath.Result result) {
+        return result == null ? "null" : String.format(Locale.ROOT,
+                "{\"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f, \"failures\": %d}",
+                result.clients(), result.seconds(), result.orders(), result.perSecond(), result.failures());
+    }
+
+    private static String level(BacklogIndependence.Level level) {
+        return String.format(Locale.ROOT, "{\"sentRows\": %d, \"pending\": %d, \"eventsPerSecond\": %.0f, \"rounds\": %d,"
+                        + " \"meanRoundMs\": %s, \"meanBatch\": %s}", level.sentRows(), level.pending(), level.eventsPerSecond(),
+                level.rounds(), ms(level.meanRoundMillis()), ms(level.meanBatch()));
+    }
+
+    private static String ms(double value) {
+        return Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    private static String orNull(long value) {
+        return value > 0 ? Long.toString(value) : "null";
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        if (!steady.isEmpty()) {
+            md.append("\n### Steady latency: commit → consumed (ms)\n\n");
+            md.append("One event per transaction at a fixed rate; sustained = the writer kept at least 90% of the rate, every event")
+                    .append(" arrived within ").append(SteadyLatency.GRACE.toSeconds()).append(" s after it stopped, and the last")
+                    .append(" quarter's median latency stayed under twice the first quarter's (+50 ms).\n\n");
+            md.append("| contender | target events/s | written events/s | sustained | p50 | p95 | p99 | max |\n")
+                    .append("|---|---:|---:|---|---:|---:|---:|---:|\n");
+            for (SteadyLatency.Step s : steady) {
+                md.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s | %s | %s | %s |%n", s.contender(), s.rate(),
+                        s.writtenPerSecond(), s.sustained() ? "yes" : "**no**: " + s.note(), ms(s.p50()), ms(s.p95()),
+                        ms(s.p99()), ms(s.max())));
+            }
+            md.append("\nHighest rate sustained (of those tried): ");
+            List<String> highest = new ArrayList<>();
+            highestSustained().forEach((name, rate) -> highest.add(name + " " + (rate == 0 ? "none" : String.format(Locale.ROOT, "%,d/s", rate))));
+            md.append(String.join(", ", highest)).append(".\n\nWriters: ");
+            List<String> writers = new ArrayList<>();
+            steadyWrites.forEach((name, writes) -> writers.add(name + ": " + writes));
+            md.append(String.join("; ", writers)).append(".\n");
+        }
+        if (withAppend != null) {
+            md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
+            md.append("| server | orders/s | orders | failed |\n|---|---:|---:|---:|\n");
+            md.append(String.format(Locale.ROOT, "| appends OrderCreated (and relays it) | %,.0f | %,d | %d |%n",
+                    withAppend.perSecond(), withAppend.orders(), withAppend.failures()));
+            if (withoutAppend != null) {
+                md.append(String.format(Locale.ROOT, "| `outbox.sample.orders.append-events=false` | %,.0f | %,d | %d |%n",
+                        withoutAppend.perSecond(), withoutAppend.orders(), withoutAppend.failures()));
+                md.append(String.format(Locale.ROOT, "%nWith the append: %.2f× the throughput without it.%n",
+                        withAppend.perSecond() / withoutAppend.perSecond()));
+            }
+        }
+        if (backlog != null) {
+            md.append("\n### Backlog independence: the same pending rows drained with and without SENT history\n\n");
+            md.append("| SENT rows in the table | pending drained | events/s | rounds | mean round (ms) | mean batch |\n")
+                    .append("|---:|---:|---:|---:|---:|---:|\n");
+            for (BacklogIndependence.Level level : List.of(backlog.without(), backlog.with())) {
+                md.append(String.format(Locale.ROOT, "| %,d | %,d | %,.0f | %,d | %s | %s |%n", level.sentRows(), level.pending(),
+                        level.eventsPerSecond(), level.rounds(), ms(level.meanRoundMillis()), ms(level.meanBatch())));
+            }
+            md.append(String.format(Locale.ROOT, "%nWith the SENT history: %.2f× the events/s, %.2f× the mean round. Filled with %s.%n",
+                    backlog.with().eventsPerSecond() / backlog.without().eventsPerSecond(),
+                    backlog.with().meanRoundMillis() / backlog.without().meanRoundMillis(), backlog.fill()));
+        }
+        if (memory != null && (memory.peakRssMiB() > 0 || memory.peakHeapMiB() > 0)) {
+            md.append(String.format(Locale.ROOT, "%n### Server memory while draining%n%nDefault settings: peak RSS %s MiB, peak used heap %s MiB",
+                    orNull(memory.peakRssMiB()), orNull(memory.peakHeapMiB())));
+            if (tunedSettings != null) {
+                md.append(String.format(Locale.ROOT, "; tuned: peak RSS %s MiB, peak used heap %s MiB",
+                        orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB())));
+            }
+            md.append(".\n");
+        }
+        if (tunedSettings != null) {
+            md.append("\n`outbox-relay-tuned` in the drain table: the server restarted with ").append(tunedSettings)
+                    .append("; its rounds ran after the others', not interleaved with them.\n");
+        }
+        if (!notMeasured.isEmpty()) {
+            md.append("\nNot measured in this run: ").append(String.join("; ", notMeasured)).append(".\n");
+        }
+        return md.toString();
+    }
+}

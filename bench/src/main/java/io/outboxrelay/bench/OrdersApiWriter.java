@@ -1,0 +1,69 @@
+package io.outboxrelay.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Creates sample orders through the server's API ({@code POST /api/orders}, no credentials: the
+ * sample business API is open): one order, its line and its {@code OrderCreated} outbox row per
+ * transaction. The customer id carries a run marker and the sequence, which the consumer reads
+ * back from the event.
+ */
+final class OrdersApiWriter implements Steady {
+
+    /** The sample's topic for {@code Order} events when {@code outbox.topic.Order} is not set. */
+    static final String ORDER_TOPIC = "order.events";
+
+    private final HttpClient http = Env.http();
+    private final URI orders;
+    private final String marker = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    private final Pattern sequence = Pattern.compile("\"customerId\"\\s*:\\s*\"" + Pattern.quote(marker) + "(\\d+)\"");
+
+    OrdersApiWriter(String serverUrl) {
+        this.orders = URI.create(serverUrl + "/api/orders");
+    }
+
+    @Override
+    public String topic() {
+        return ORDER_TOPIC;
+    }
+
+    @Override
+    public String writes() {
+        return "POST /api/orders per event (order, line and outbox row in one transaction; its commit wakes the relay);"
+                + " latency from the 201 answer";
+    }
+
+    @Override
+    public void write(long sequence) throws Exception {
+        createOrder(marker + sequence);
+    }
+
+    /** Creates one order; fails unless the server answers 201. */
+    void createOrder(String customerId) throws Exception {
+        String body = "{\"customerId\":\"" + customerId + "\",\"lines\":[{\"sku\":\"BENCH-1\",\"quantity\":1,\"unitPrice\":9.99}]}";
+        HttpResponse<Void> created = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (created.statusCode() != 201) {
+            throw new IllegalStateException("POST /api/orders answered " + created.statusCode());
+        }
+    }
+
+    @Override
+    public long sequenceOf(String value) {
+        Matcher found = sequence.matcher(value == null ? "" : value);
+        return found.find() ? Long.parseLong(found.group(1)) : -1;
+    }
+
+    @Override
+    public void close() {
+        // the client's connections close with it
+    }
+}

@@ -1,0 +1,46 @@
+package io.outboxrelay.bench;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Inserts one row per transaction (autocommit) through one connection per writer thread: the
+ * steady writer of the contenders whose outbox is a plain table. The statement takes the key and
+ * the JSON payload.
+ */
+final class RowWriter implements AutoCloseable {
+
+    private final Env env;
+    private final String insert;
+    private final Queue<Connection> connections = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<PreparedStatement> statement = new ThreadLocal<>();
+
+    RowWriter(Env env, String insert) {
+        this.env = env;
+        this.insert = insert;
+    }
+
+    /** Returns once the row is committed. */
+    void insert(String key, String payload) throws SQLException {
+        PreparedStatement mine = statement.get();
+        if (mine == null) {
+            Connection connection = env.connect();
+            connections.add(connection);
+            mine = connection.prepareStatement(insert);
+            statement.set(mine);
+        }
+        mine.setString(1, key);
+        mine.setString(2, payload);
+        mine.executeUpdate();
+    }
+
+    @Override
+    public void close() throws SQLException {
+        for (Connection connection : connections) {
+            connection.close();
+        }
+    }
+}

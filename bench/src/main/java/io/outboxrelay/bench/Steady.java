@@ -1,0 +1,34 @@
+package io.outboxrelay.bench;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A contender running as it would in production: its pipeline is up and waiting, and events are
+ * written one at a time, each in its own transaction (the raw producer: each sent). The steady
+ * latency figure writes at a fixed rate and times each event from its commit to a consumer.
+ */
+interface Steady extends AutoCloseable {
+
+    Pattern SEQUENCE = Pattern.compile("\"sequence\"\\s*:\\s*(\\d+)");
+
+    /** Where the events arrive. */
+    String topic();
+
+    /** What this contender's writer does for one event, for the report. */
+    String writes();
+
+    /** Writes (commits) one event; returns once it is committed, the moment its latency counts from. */
+    void write(long sequence) throws Exception;
+
+    /** The sequence a record's value carries, or -1 when the record is not one of this run's. */
+    default long sequenceOf(String value) {
+        Matcher sequence = SEQUENCE.matcher(value == null ? "" : value);
+        return sequence.find() ? Long.parseLong(sequence.group(1)) : -1;
+    }
+
+    /** A contender that can run steadily. */
+    interface Capable {
+        Steady steady(Env env) throws Exception;
+    }
+}

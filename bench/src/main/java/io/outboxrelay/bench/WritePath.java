@@ -1,0 +1,68 @@
+package io.outboxrelay.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The write path's cost: {@value #CLIENTS} clients create orders through the server's API back to
+ * back for a fixed time (after a short warm-up that is not counted); orders per second is the
+ * figure. Run once against a server that appends the {@code OrderCreated} event (and relays it),
+ * once against one started with {@code outbox.sample.orders.append-events=false}.
+ */
+final class WritePath {
+
+    static final int CLIENTS = 8;
+
+    record Result(boolean appends, int clients, double seconds, long orders, double perSecond, long failures) {
+    }
+
+    private WritePath() {
+    }
+
+    static Result measure(Env env, boolean appends, Duration warmUp, Duration time) throws Exception {
+        OutboxRelayServer.requireReady(env);
+        System.out.printf("write    %d clients creating orders for %d s (appends %s) ...%n", CLIENTS, time.toSeconds(),
+                appends ? "on" : "off");
+        OrdersApiWriter api = new OrdersApiWriter(env.serverUrl());
+        AtomicLong counted = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        long countFrom = System.nanoTime() + warmUp.toNanos();
+        long until = countFrom + time.toNanos();
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        List<Future<?>> running = new ArrayList<>();
+        for (int client = 0; client < CLIENTS; client++) {
+            int id = client;
+            running.add(clients.submit(() -> {
+                for (long n = 0; System.nanoTime() < until; n++) {
+                    try {
+                        api.createOrder("bench-write-" + id + "-" + n);
+                        long now = System.nanoTime();
+                        if (now >= countFrom && now < until) {
+                            counted.incrementAndGet();
+                        }
+                    } catch (Exception failed) {
+                        failures.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        try {
+            for (Future<?> client : running) {
+                client.get();
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        double seconds = time.toNanos() / 1e9;
+        Result result = new Result(appends, CLIENTS, seconds, counted.get(), counted.get() / seconds, failures.get());
+        System.out.printf("write    appends %-3s %,8.0f orders/s (%,d orders, %d failed)%n", appends ? "on" : "off",
+                result.perSecond(), result.orders(), result.failures());
+        return result;
+    }
+}
