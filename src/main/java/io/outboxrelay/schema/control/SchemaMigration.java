@@ -2,6 +2,7 @@ package io.outboxrelay.schema.control;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
@@ -17,9 +18,11 @@ import java.util.logging.Logger;
  * touches it: beans that need the schema declare {@code @DependsOn("SchemaMigration")}.
  * Flyway serialises concurrent starts with a PostgreSQL advisory lock, so several servers may
  * start against one database at once; a server finding the schema current changes nothing.
+ * The production guard runs before it: a server that refuses to start touches no schema.
  */
 @Startup
 @Singleton(name = "SchemaMigration")
+@DependsOn("ProductionGuard")
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class SchemaMigration {
 
