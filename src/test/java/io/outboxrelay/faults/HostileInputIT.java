@@ -4,6 +4,7 @@ import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Api.Answer;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -82,6 +83,31 @@ class HostileInputIT {
         assertThat(answer.status()).isEqualTo(413);
         assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
         assertCalm(answer, "2 MiB body");
+    }
+
+    @Test
+    void anOversizedChunkedBodyWithoutALengthIsRefusedWith413() {
+        byte[] huge = ("{\"customerId\": \"" + "x".repeat(2 * 1024 * 1024) + "\", \"lines\": []}").getBytes(StandardCharsets.UTF_8);
+
+        Answer answer = send(HttpRequest.newBuilder(Api.uri("/api/orders")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(huge))), Map.of());
+
+        assertThat(answer.status()).isEqualTo(413);
+        assertThat(answer.header("Content-Type")).startsWith("application/problem+json");
+        assertCalm(answer, "2 MiB chunked body");
+    }
+
+    @Test
+    void aChunkedBodyWithinTheLimitIsAccepted() {
+        byte[] order = """
+                {"customerId": "chunked", "lines": [{"sku": "chunk-1", "quantity": 1, "unitPrice": "2.50"}]}"""
+                .getBytes(StandardCharsets.UTF_8);
+
+        Answer answer = send(HttpRequest.newBuilder(Api.uri("/api/orders")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(order))), Map.of());
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+        assertThat(answer.json().getString("status")).isEqualTo("CREATED");
     }
 
     @Test
