@@ -1,0 +1,48 @@
+package io.outboxrelay.faults;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Scenario 2: Kafka is stopped under load and restarted after the outage. Orders keep being
+ * accepted (the write path needs only the database), readiness reports the outage, nothing is lost
+ * and nothing is dead-lettered: a broker-wide outage must not spend events' attempts.
+ */
+final class BrokerOutage {
+
+    static Result run(Suite suite) throws Exception {
+        Duration outage = suite.mode.brokerOutage;
+        Result result = new Result("2 broker outage: Kafka down " + outage.toSeconds() + " s");
+        String tag = suite.tag("broker");
+        Server server = suite.primary();
+        int orders = suite.mode.orders;
+        try (OrderLoad load = OrderLoad.start(tag, List.of(server), orders, suite.mode.ratePerSecond)) {
+            load.awaitAccepted(orders / 3, suite.writePatience(orders));
+            int before = load.accepted();
+            long stoppedAt = System.nanoTime();
+            try (HealthWatch health = HealthWatch.start(suite, server)) {
+                suite.stack.stopKafka();
+                Waits.until("the outage to last " + outage.toSeconds() + " s", outage.plusMinutes(1), Duration.ofMillis(200),
+                        () -> System.nanoTime() - stoppedAt >= outage.toNanos());
+                result.fact("readiness", health.sawDown()
+                        ? String.format("DOWN %.1f s after Kafka stopped", health.secondsToDown()) : "never said DOWN");
+                result.expect(health.sawDown(), "readiness never reported the broker outage");
+            }
+            result.count("orders accepted during the outage", load.accepted() - before);
+            result.expect(load.accepted() > before, "no order was accepted while Kafka was down");
+            long restartedAt = System.nanoTime();
+            suite.stack.startKafka();
+            server.awaitReady(Duration.ofMinutes(3));
+            result.fact("ready again", String.format("%.1f s after Kafka was started", (System.nanoTime() - restartedAt) / 1e9));
+            load.awaitDone(suite.writePatience(orders));
+            suite.settleAndCount(result, tag, load);
+            result.fact("everything published and consumed", String.format("%.1f s after Kafka was started",
+                    (System.nanoTime() - restartedAt) / 1e9));
+        }
+        result.expect(result.counts().get("DLT") + result.counts().get("DEAD") == 0, "the outage dead-lettered events");
+        return result;
+    }
+
+    private BrokerOutage() {
+    }
+}

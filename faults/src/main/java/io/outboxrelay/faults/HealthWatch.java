@@ -1,0 +1,40 @@
+package io.outboxrelay.faults;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/** Asks a server's readiness check four times a second and remembers whether it ever said DOWN (503). */
+final class HealthWatch implements AutoCloseable {
+
+    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+    private volatile boolean sawDown;
+    private volatile long firstDownNanos;
+
+    private HealthWatch(Suite suite, Server server, long since) {
+        poller.scheduleWithFixedDelay(() -> {
+            if (server.status(suite.http, "/health/ready") == 503 && !sawDown) {
+                firstDownNanos = System.nanoTime() - since;
+                sawDown = true;
+            }
+        }, 0, 250, TimeUnit.MILLISECONDS);
+    }
+
+    static HealthWatch start(Suite suite, Server server) {
+        return new HealthWatch(suite, server, System.nanoTime());
+    }
+
+    boolean sawDown() {
+        return sawDown;
+    }
+
+    /** Seconds from the start of the watch until readiness first said DOWN. */
+    double secondsToDown() {
+        return firstDownNanos / 1e9;
+    }
+
+    @Override
+    public void close() {
+        poller.shutdownNow();
+    }
+}

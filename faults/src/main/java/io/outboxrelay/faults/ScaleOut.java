@@ -1,0 +1,76 @@
+package io.outboxrelay.faults;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 4: two servers on one database and one Kafka. In a clean run under load through both,
+ * no event may be published twice. Then one server is killed under load: the other takes over the
+ * rows it had leased (after the lease runs out) and nothing is lost.
+ */
+final class ScaleOut {
+
+    static List<Result> run(Suite suite) throws Exception {
+        Server a = suite.primary();
+        Server b = suite.startServer("faults-b", Map.of());
+        try {
+            return List.of(clean(suite, a, b), takeover(suite, a, b));
+        } finally {
+            b.stop();
+        }
+    }
+
+    private static Result clean(Suite suite, Server a, Server b) throws Exception {
+        Result result = new Result("4a scale-out: two servers, clean run");
+        String tag = suite.tag("twoservers");
+        int orders = suite.mode.orders;
+        long aBefore = a.publishedSinceStart(suite.http);
+        long bBefore = b.publishedSinceStart(suite.http);
+        try (OrderLoad load = OrderLoad.start(tag, List.of(a, b), orders, suite.mode.ratePerSecond)) {
+            load.awaitDone(suite.writePatience(orders));
+            suite.settleAndCount(result, tag, load);
+        }
+        result.count("published by server a", a.publishedSinceStart(suite.http) - aBefore);
+        result.count("published by server b", b.publishedSinceStart(suite.http) - bBefore);
+        result.expect(result.counts().get("duplicated") == 0, "events were published twice in a clean run");
+        return result;
+    }
+
+    private static Result takeover(Suite suite, Server a, Server b) throws Exception {
+        Result result = new Result("4b scale-out: one of two killed");
+        String tag = suite.tag("takeover");
+        int orders = suite.mode.orders;
+        try (OrderLoad load = OrderLoad.start(tag, List.of(a, b), orders, suite.mode.ratePerSecond)) {
+            load.awaitAccepted(orders / 2, suite.writePatience(orders));
+            long pid = b.pid();
+            b.kill();
+            result.count("rows leased by the killed server", leasedBy(suite, pid));
+            long killedAt = System.nanoTime();
+            load.awaitDone(suite.writePatience(orders));
+            suite.settleAndCount(result, tag, load);
+            result.fact("everything published and consumed", String.format("%.1f s after the kill (lease %s)",
+                    (System.nanoTime() - killedAt) / 1e9, Suite.JVM_OPTIONS.get(0)));
+        }
+        return result;
+    }
+
+    /** IN_FLIGHT rows whose lease belongs to the server with this pid (lease owners start with "pid@host"). */
+    private static long leasedBy(Suite suite, long pid) throws SQLException {
+        try (Connection connection = suite.ledger.connect(); PreparedStatement query = connection.prepareStatement(
+                "SELECT count(*) FROM outbox_event WHERE status = 'IN_FLIGHT' AND lease_owner LIKE ?")) {
+            query.setString(1, pid + "@%");
+            try (ResultSet row = query.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private ScaleOut() {
+    }
+}

@@ -1,0 +1,88 @@
+package io.outboxrelay.faults;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** What every scenario works with: the mode, the stack, the servers it may start, and the ledger. */
+final class Suite {
+
+    /**
+     * Settings of every server the suite starts. All product defaults but the lease: 15 s instead
+     * of 60 s, so a surviving server takes over a killed one's rows within a quick run.
+     */
+    static final List<String> JVM_OPTIONS = List.of("-Doutbox.relay.lease-ms=15000");
+    static final Duration SERVER_START = Duration.ofMinutes(3);
+
+    final Mode mode;
+    final Stack stack;
+    final Installation installation;
+    final Ledger ledger;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+    private final String runId;
+    private final List<Server> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private Server primary;
+
+    Suite(Mode mode, Stack stack, Installation installation, String runId) {
+        this.mode = mode;
+        this.stack = stack;
+        this.installation = installation;
+        this.runId = runId;
+        this.ledger = new Ledger(stack.dbUrl(), stack.dbUser(), stack.dbPassword(), stack.bootstrap());
+    }
+
+    /** A run's tag: the customer id of its orders and the prefix of their SKUs, unique to this run of the suite. */
+    String tag(String scenario) {
+        return "f" + runId + "-" + scenario;
+    }
+
+    /** The server most scenarios use, started on first use. */
+    Server primary() throws IOException {
+        if (primary == null) {
+            primary = startServer("faults-a", Map.of());
+        }
+        return primary;
+    }
+
+    Server startServer(String name, Map<String, String> settings) throws IOException {
+        Server server = server(name, settings);
+        server.startAndAwaitReady(SERVER_START);
+        return server;
+    }
+
+    /** A server laid out but not started; stopped with the others at the end. */
+    Server server(String name, Map<String, String> settings) throws IOException {
+        Server server = Server.create(name, installation, stack.serverEnv(), settings, JVM_OPTIONS);
+        started.add(server);
+        return server;
+    }
+
+    /** How long a run may take to publish and consume everything once its writer is done. */
+    Duration settlePatience() {
+        return mode == Mode.QUICK ? Duration.ofMinutes(4) : Duration.ofMinutes(15);
+    }
+
+    /** How long a writer may take for its orders, outages included. */
+    Duration writePatience(int orders) {
+        return Duration.ofSeconds(orders / mode.ratePerSecond * 4L + 300);
+    }
+
+    /** Waits until the run has settled, then counts it into the result with the promises every order scenario keeps. */
+    Result settleAndCount(Result result, String tag, OrderLoad load) throws SQLException {
+        ledger.awaitSettled(tag, settlePatience());
+        Ledger.Counts db = ledger.database(tag);
+        Ledger.Topic topic = ledger.topic(tag);
+        long missing = ledger.missingOrders(tag, load.acceptedIds()).size();
+        return result.orders(load, db, topic, missing);
+    }
+
+    /** Stops every server the suite started that still runs (also when the suite itself is stopped). */
+    void stopAll() throws InterruptedException {
+        for (Server server : started) {
+            server.stop();
+        }
+    }
+}
