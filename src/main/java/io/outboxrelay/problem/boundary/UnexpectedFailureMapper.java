@@ -37,11 +37,18 @@ public class UnexpectedFailureMapper implements ExceptionMapper<Throwable> {
                 "The server failed to handle the request; incident " + incident + " is logged.").toResponse();
     }
 
-    /** SQLState class 08: the connection failed, so the request's transaction did not happen. */
-    private static boolean isDatabaseUnavailable(Throwable failure) {
+    /**
+     * The database could not serve the request's transaction: SQLState class 08 (the connection
+     * failed), 57P01-57P03 (the server is shutting down, crashed or is starting up: PostgreSQL's
+     * answer while it restarts) or 53300 (no connection slot left).
+     */
+    static boolean isDatabaseUnavailable(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.sql.SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
-                return true;
+            if (cause instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
+                String state = sql.getSQLState();
+                if (state.startsWith("08") || state.startsWith("57P") || state.equals("53300")) {
+                    return true;
+                }
             }
         }
         return false;
