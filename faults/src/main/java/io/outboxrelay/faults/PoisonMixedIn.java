@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  * <li>too large for their topic (a topic capped at 1 KB): Kafka refuses them, the dead-letter
  *     topic takes them, so they end DLT;</li>
+ * <li>(payloads are random hex, so the producer's compression cannot shrink them under a limit)</li>
  * <li>oversized (1.2 MB, more than any topic here takes): not even the DLT takes them, DEAD;</li>
  * <li>addressed to an illegal topic name: DEAD, as its DLT name is illegal too.</li>
  * </ul>
@@ -83,7 +84,9 @@ final class PoisonMixedIn {
     private static void plant(Suite suite, String tag, Kind kind, int wave, int count) throws SQLException {
         try (Connection connection = suite.ledger.connect(); PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload)
-                SELECT gen_random_uuid(), 'FaultPoison', ? || '-' || n, ?, ?, jsonb_build_object('blob', repeat('x', ?))
+                SELECT gen_random_uuid(), 'FaultPoison', ? || '-' || n, ?, ?,
+                       jsonb_build_object('blob', (SELECT string_agg(md5(random()::text || n || g), '')
+                                                   FROM generate_series(1, ? / 32) AS g))
                 FROM generate_series(1, ?) AS n""")) {
             insert.setString(1, tag + "-" + wave + "-" + kind.name().replace(' ', '-'));
             insert.setString(2, kind.name());

@@ -47,15 +47,17 @@ final class Suite {
         return primary;
     }
 
-    Server startServer(String name, Map<String, String> settings) throws IOException {
-        Server server = server(name, settings);
+    Server startServer(String name, Map<String, String> settings, String... jvmOptions) throws IOException {
+        Server server = server(name, settings, jvmOptions);
         server.startAndAwaitReady(SERVER_START);
         return server;
     }
 
     /** A server laid out but not started; stopped with the others at the end. */
-    Server server(String name, Map<String, String> settings) throws IOException {
-        Server server = Server.create(name, installation, stack.serverEnv(), settings, JVM_OPTIONS);
+    Server server(String name, Map<String, String> settings, String... jvmOptions) throws IOException {
+        List<String> options = new java.util.ArrayList<>(JVM_OPTIONS);
+        options.addAll(List.of(jvmOptions));
+        Server server = Server.create(name, installation, stack.serverEnv(), settings, options);
         started.add(server);
         return server;
     }
