@@ -74,7 +74,13 @@ final class Suite {
 
     /** Waits until the run has settled, then counts it into the result with the promises every order scenario keeps. */
     Result settleAndCount(Result result, String tag, OrderLoad load) throws SQLException {
-        ledger.awaitSettled(tag, settlePatience());
+        try {
+            ledger.awaitSettled(tag, settlePatience());
+        } catch (org.awaitility.core.ConditionTimeoutException unsettled) {
+            Ledger.Counts now = ledger.database(tag);
+            result.expect(false, "not settled within " + settlePatience().toMinutes() + " min: " + now.pending()
+                    + " events pending, " + now.consumed() + " of " + now.sent() + " sent events consumed");
+        }
         Ledger.Counts db = ledger.database(tag);
         Ledger.Topic topic = ledger.topic(tag);
         long missing = ledger.missingOrders(tag, load.acceptedIds()).size();

@@ -6,6 +6,7 @@ import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.database.control.DatabaseFailures;
 import io.outboxrelay.relay.control.Backoff;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
@@ -83,7 +84,8 @@ public class ReliableConsumer {
     void retryPolicies() {
         Backoff backoff = new Backoff(Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), 0.2);
         Retrying.Pause sleep = duration -> Thread.sleep(duration.toMillis());
-        handling = new Retrying(maxAttempts, backoff, clock, sleep);
+        // a database that is down is no fault of the record: waiting for it spends no attempt
+        handling = new Retrying(maxAttempts, backoff, clock, sleep, DatabaseFailures::isUnavailable);
         deadLettering = new Retrying(Integer.MAX_VALUE, backoff, clock, sleep); // until Kafka takes it
     }
 

@@ -6,10 +6,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
 
 /**
  * Runs a piece of work until it passes or its attempts run out, waiting the backoff between
- * attempts. The wait is a parameter so tests run every schedule without waiting.
+ * attempts. A failure that is an outage rather than the work's fault (the database is down, say)
+ * spends no attempt: the work waits, with the same capped backoff, until the outage is over.
+ * The wait is a parameter so tests run every schedule without waiting.
  */
 public final class Retrying {
 
@@ -34,18 +37,27 @@ public final class Retrying {
     private final Backoff backoff;
     private final Clock clock;
     private final Pause pause;
+    private final Predicate<Exception> outage;
 
     public Retrying(int maxAttempts, Backoff backoff, Clock clock, Pause pause) {
+        this(maxAttempts, backoff, clock, pause, failure -> false);
+    }
+
+    /** {@code outage}: which failures are not the work's fault and so spend no attempt. */
+    public Retrying(int maxAttempts, Backoff backoff, Clock clock, Pause pause, Predicate<Exception> outage) {
         this.maxAttempts = Math.max(1, maxAttempts);
         this.backoff = backoff;
         this.clock = clock;
         this.pause = pause;
+        this.outage = outage;
     }
 
     public Result run(Work work) throws InterruptedException {
         Instant firstFailure = null;
         Exception lastError = null;
-        for (int attempt = 1; ; attempt++) {
+        int attempt = 1;
+        int outageWaits = 0;
+        while (true) {
             try {
                 work.run();
                 return new Result(true, attempt - 1, firstFailure, null, lastError);
@@ -55,10 +67,15 @@ public final class Retrying {
                 Instant now = clock.instant();
                 lastError = failure;
                 firstFailure = firstFailure == null ? now : firstFailure;
+                if (outage.test(failure)) {
+                    pause.pause(backoff.delay(++outageWaits, ThreadLocalRandom.current()::nextDouble));
+                    continue;
+                }
                 if (attempt >= maxAttempts || !retryable(failure)) {
                     return new Result(false, attempt, firstFailure, now, failure);
                 }
                 pause.pause(backoff.delay(attempt, ThreadLocalRandom.current()::nextDouble));
+                attempt++;
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.outboxrelay.problem.boundary;
 
+import io.outboxrelay.database.control.DatabaseFailures;
 import jakarta.json.bind.JsonbException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;
@@ -27,7 +28,7 @@ public class UnexpectedFailureMapper implements ExceptionMapper<Throwable> {
                     "The request body could not be read: it must be well-formed JSON of the documented shape.")
                     .toResponse();
         }
-        if (isDatabaseUnavailable(failure)) {
+        if (DatabaseFailures.isUnavailable(failure)) {
             return new Problem(503, "Service Unavailable",
                     "The database is not reachable right now; nothing was changed. Try again shortly.").toResponse();
         }
@@ -35,23 +36,6 @@ public class UnexpectedFailureMapper implements ExceptionMapper<Throwable> {
         LOG.log(Level.SEVERE, "Unexpected failure, incident " + incident, failure);
         return new Problem(500, "Internal Server Error",
                 "The server failed to handle the request; incident " + incident + " is logged.").toResponse();
-    }
-
-    /**
-     * The database could not serve the request's transaction: SQLState class 08 (the connection
-     * failed), 57P01-57P03 (the server is shutting down, crashed or is starting up: PostgreSQL's
-     * answer while it restarts) or 53300 (no connection slot left).
-     */
-    static boolean isDatabaseUnavailable(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof java.sql.SQLException sql && sql.getSQLState() != null) {
-                String state = sql.getSQLState();
-                if (state.startsWith("08") || state.startsWith("57P") || state.equals("53300")) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static boolean isUnreadableBody(Throwable failure) {

@@ -55,6 +55,30 @@ class RetryingTest {
     }
 
     @Test
+    void anOutageSpendsNoAttemptsHoweverLongItLasts() throws Exception {
+        Retrying patient = new Retrying(4, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1), 0), clock,
+                waits::add, failure -> failure.getMessage().startsWith("database down"));
+        AtomicInteger calls = new AtomicInteger();
+
+        Retrying.Result result = patient.run(() -> {
+            int call = calls.incrementAndGet();
+            if (call <= 10) {
+                throw new IllegalStateException("database down, call " + call);
+            }
+            if (call == 11) {
+                throw new IllegalStateException("constraint violated");
+            }
+            effects.incrementAndGet();
+        });
+
+        assertThat(result.passed()).isTrue();
+        assertThat(result.attempts()).as("only the one real failure counts").isEqualTo(1);
+        assertThat(effects).hasValue(1);
+        assertThat(waits).hasSize(11);
+        assertThat(waits.subList(4, 10)).as("the outage's waits are capped").containsOnly(Duration.ofSeconds(1));
+    }
+
+    @Test
     void aPoisonRecordIsNotRetried() throws Exception {
         Retrying.Result result = retrying.run(() -> {
             throw new PoisonRecordException("no event id");

@@ -1,4 +1,4 @@
-package io.outboxrelay.problem.boundary;
+package io.outboxrelay.database.control;
 
 import jakarta.persistence.PersistenceException;
 import org.junit.jupiter.api.Test;
@@ -7,13 +7,13 @@ import java.sql.SQLException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class UnexpectedFailureMapperTest {
+class DatabaseFailuresTest {
 
     @Test
     void aDatabaseThatIsRestartingOrUnreachableIsUnavailableNotAServerBug() {
         for (String state : new String[] {"08001", "08006", "57P01", "57P02", "57P03", "53300"}) {
             Throwable failure = new RuntimeException(new PersistenceException(new SQLException("down", state)));
-            assertThat(UnexpectedFailureMapper.isDatabaseUnavailable(failure)).as(state).isTrue();
+            assertThat(DatabaseFailures.isUnavailable(failure)).as(state).isTrue();
         }
     }
 
@@ -21,8 +21,8 @@ class UnexpectedFailureMapperTest {
     void otherDatabaseErrorsStayUnexpected() {
         for (String state : new String[] {"23505", "42P01", "40001"}) {
             Throwable failure = new RuntimeException(new SQLException("broken", state));
-            assertThat(UnexpectedFailureMapper.isDatabaseUnavailable(failure)).as(state).isFalse();
+            assertThat(DatabaseFailures.isUnavailable(failure)).as(state).isFalse();
         }
-        assertThat(UnexpectedFailureMapper.isDatabaseUnavailable(new IllegalStateException("bug"))).isFalse();
+        assertThat(DatabaseFailures.isUnavailable(new IllegalStateException("bug"))).isFalse();
     }
 }
