@@ -7,26 +7,30 @@ import java.util.Map;
 
 /**
  * The backlog drain figure: each round drains the same number of rows through every contender,
- * one at a time; the slow seeds' poller drains fewer. Collects events/s per contender and round.
+ * one at a time; the slow seeds' poller drains fewer, and so may gruelbox (full mode). Collects
+ * events/s per contender and round.
  */
 final class Drains {
 
     private final int rows;
     private final int rounds;
     private final int slowCap;
+    private final int gruelboxRows;
     private final Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
     private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
 
-    Drains(int rows, int rounds, int slowCap) {
+    Drains(int rows, int rounds, int slowCap, int gruelboxRows) {
         this.rows = rows;
         this.rounds = rounds;
         this.slowCap = slowCap;
+        this.gruelboxRows = gruelboxRows;
     }
 
     void run(Env env, List<Contender> contenders) throws Exception {
         for (int round = 1; round <= rounds; round++) {
             for (Contender contender : contenders) {
-                int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap) : rows;
+                int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap)
+                        : contender instanceof Gruelbox ? gruelboxRows : rows;
                 System.out.printf("round %d/%d  %-18s draining %,d rows ...%n", round, rounds, contender.name(), n);
                 long nanos = contender.drain(env, n);
                 double perSecond = n / (nanos / 1e9);
