@@ -8,6 +8,7 @@ import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.PoisonRecordException;
+import io.outboxrelay.database.control.DatabaseFailures;
 import io.outboxrelay.kafka.control.KafkaSettings;
 import io.outboxrelay.relay.control.Backoff;
 import io.outboxrelay.time.SystemClock;
@@ -32,9 +33,10 @@ final class FlakyApplication {
         return ShrinkWrap.create(WebArchive.class, name + ".war")
                 .addClasses(FlakyConsumer.class, NotificationRows.class, ReliableConsumer.class,
                         IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
-                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, ConsumerOutcome.class, ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
+                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, ConsumerOutcome.class,
+                        ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
-                        Backoff.class, KafkaSettings.class, SystemClock.class)
+                        Backoff.class, DatabaseFailures.class, KafkaSettings.class, SystemClock.class)
                 .addAsResource("META-INF/persistence.xml")
                 .addAsResource(new StringAsset(String.join("\n",
                         "mp.messaging.connector.liberty-kafka.bootstrap.servers=${KAFKA_BOOTSTRAP_SERVERS}",
