@@ -20,8 +20,8 @@ final class DatabaseRestart {
         try (OrderLoad load = OrderLoad.start(tag, List.of(server), orders, suite.mode.ratePerSecond)) {
             load.awaitAccepted(orders / 3, suite.writePatience(orders));
             long refusedBefore = load.refused();
-            long stoppedAt = System.nanoTime();
             suite.stack.stopPostgres();
+            long stoppedAt = System.nanoTime(); // the outage counts once PostgreSQL is down
             Waits.until("the outage to last " + outage.toSeconds() + " s", outage.plusMinutes(1), Duration.ofMillis(200),
                     () -> System.nanoTime() - stoppedAt >= outage.toNanos());
             long refusedDuring = load.refused() - refusedBefore;
