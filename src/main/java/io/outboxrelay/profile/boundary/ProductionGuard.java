@@ -31,6 +31,10 @@ public class ProductionGuard {
     boolean demo;
 
     @Inject
+    @ConfigProperty(name = "outbox.sample.orders.append-events", defaultValue = "true")
+    boolean appendEvents;
+
+    @Inject
     Config config;
 
     @PostConstruct
@@ -39,7 +43,7 @@ public class ProductionGuard {
             return;
         }
         List<String> found = LocalDefaults.found(config.getOptionalValue("DB_PASSWORD", String.class),
-                config.getOptionalValue("LOCAL_USERS_FILE", String.class), demo);
+                config.getOptionalValue("LOCAL_USERS_FILE", String.class), demo, appendEvents);
         if (!found.isEmpty()) {
             String refusal = "Outbox Relay refuses to start in the production profile: " + String.join("; ", found);
             LOG.severe(refusal);

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * What of a server's settings belongs to a developer's machine only: the database password the
- * local stack uses, the local users file (whose passwords the run command generates), demo traffic.
+ * local stack uses, the local users file (whose passwords the run command generates), demo traffic,
+ * the benchmark's switch that leaves the orders' events out.
  */
 public final class LocalDefaults {
 
@@ -20,7 +21,8 @@ public final class LocalDefaults {
     }
 
     /** Each local-only setting found, as a sentence that says what to change; empty when there is none. */
-    public static List<String> found(Optional<String> databasePassword, Optional<String> localUsersFile, boolean demo) {
+    public static List<String> found(Optional<String> databasePassword, Optional<String> localUsersFile, boolean demo,
+                                     boolean appendEvents) {
         List<String> found = new ArrayList<>();
         String password = databasePassword.orElse("");
         if (password.isBlank() || LOCAL_DATABASE_PASSWORDS.contains(password)) {
@@ -33,6 +35,10 @@ public final class LocalDefaults {
         }
         if (demo) {
             found.add("OUTBOX_DEMO_ENABLED is true: demo traffic writes sample orders and poison events");
+        }
+        if (!appendEvents) {
+            found.add("OUTBOX_SAMPLE_ORDERS_APPEND_EVENTS is false: orders would change without their events "
+                    + "(a switch for the benchmark only)");
         }
         return found;
     }
