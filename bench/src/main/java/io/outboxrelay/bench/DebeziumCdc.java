@@ -57,28 +57,7 @@ final class DebeziumCdc implements Contender, Steady.Capable {
         String topic = env.freshTopic(name());
         Engine engine = new Engine(env, topic);
         RowWriter rows = new RowWriter(env, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) VALUES (?, ?::jsonb)");
-        return new Steady() {
-            @Override
-            public String topic() {
-                return topic;
-            }
-
-            @Override
-            public String writes() {
-                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
-            }
-
-            @Override
-            public void write(long sequence) throws Exception {
-                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
-            }
-
-            @Override
-            public void close() throws Exception {
-                rows.close();
-                engine.close();
-            }
-        };
+        return rows.steady(topic, engine);
     }
 
     /** The embedded engine streaming {@code bench_cdc_outbox} into a topic, from its start until closed. */

@@ -37,6 +37,37 @@ final class RowWriter implements AutoCloseable {
         mine.executeUpdate();
     }
 
+    /**
+     * The steady writer of a contender whose events are rows of a plain table: one insert per event
+     * into {@code topic}'s table; closing closes the connections, then {@code relay} (the contender's
+     * reader of that table).
+     */
+    Steady steady(String topic, AutoCloseable relay) {
+        RowWriter rows = this;
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
+            }
+
+            @Override
+            public void write(long sequence) throws Exception {
+                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
+            }
+
+            @Override
+            public void close() throws Exception {
+                rows.close();
+                relay.close();
+            }
+        };
+    }
+
     @Override
     public void close() throws SQLException {
         for (Connection connection : connections) {

@@ -54,29 +54,10 @@ final class SeedsPoller implements Contender, Steady.Capable {
         createTable(env);
         Poller poller = new Poller(env, topic, Long.MAX_VALUE);
         RowWriter rows = new RowWriter(env, "INSERT INTO bench_poller_event (aggregate_id, payload) VALUES (?, ?::jsonb)");
-        return new Steady() {
-            @Override
-            public String topic() {
-                return topic;
-            }
-
-            @Override
-            public String writes() {
-                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
-            }
-
-            @Override
-            public void write(long sequence) throws Exception {
-                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
-            }
-
-            @Override
-            public void close() throws Exception {
-                rows.close();
-                poller.close();
-                env.sql("TRUNCATE bench_poller_event");
-            }
-        };
+        return rows.steady(topic, () -> {
+            poller.close();
+            env.sql("TRUNCATE bench_poller_event");
+        });
     }
 
     private static void createTable(Env env) throws Exception {
