@@ -22,7 +22,7 @@ import java.util.Map;
  *       [--owns-stack true] [--only a,b] [--out results]
  * </pre>
  * Sizes can be overridden to try a figure small: {@code --figures drain,backlog,steady,write,tuned},
- * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds},
+ * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds}, {@code --warm-up} (events),
  * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}.
  */
 public final class Bench {
@@ -30,14 +30,20 @@ public final class Bench {
     /** The restarted server's settings: the tuned relay, and the orders API without the append. */
     static final Map<String, String> TUNED = Map.of("OUTBOX_RELAY_BATCH_SIZE", "2000", "OUTBOX_RELAY_ORDERING", "none");
     static final Map<String, String> NO_APPEND = Map.of("OUTBOX_SAMPLE_ORDERS_APPEND_EVENTS", "false");
+    /** The server's two sample consumers subscribed to a topic nothing writes to: the append and the relay alone. */
+    static final Map<String, String> CONSUMERS_AWAY = Map.of("MP_MESSAGING_INCOMING_INVENTORY_TOPIC", "bench.consumers-away",
+            "MP_MESSAGING_INCOMING_NOTIFICATIONS_TOPIC", "bench.consumers-away");
+    static final String WITH_CONSUMERS = "appends OrderCreated, relays it, and the two sample consumers read it";
+    static final String WITHOUT_CONSUMERS = "appends OrderCreated and relays it; the sample consumers read another topic";
+    static final String WITHOUT_APPEND = "`outbox.sample.orders.append-events=false`";
 
     /** How big a run is. */
     enum Mode {
-        SMOKE(200, 1, 200, 200, 2, List.of(200), List.of("outbox-relay", "raw-kafka"), false, 2, 2_000, 10_000),
-        QUICK(100_000, 3, 10_000, 100_000, 15, List.of(500, 1_000, 5_000), List.of(), true, 15, 20_000, 1_000_000),
+        SMOKE(200, 1, 200, 200, 2, List.of(200), List.of("outbox-relay", "raw-kafka"), 200, false, 2, 2_000, 10_000),
+        QUICK(100_000, 3, 10_000, 100_000, 15, List.of(500, 1_000, 5_000), List.of(), 5_000, true, 15, 20_000, 1_000_000),
         // gruelbox drains at a flat ~2,000 events/s: 200,000 rows measure it as well as 1,000,000
         // would, in 100 s a round instead of 500 s
-        FULL(1_000_000, 3, 20_000, 200_000, 30, List.of(500, 1_000, 5_000), List.of(), true, 30, 100_000, 10_000_000);
+        FULL(1_000_000, 3, 20_000, 200_000, 30, List.of(500, 1_000, 5_000), List.of(), 10_000, true, 30, 100_000, 10_000_000);
 
         final int rows;
         final int rounds;
@@ -47,13 +53,15 @@ public final class Bench {
         final int steadySeconds;
         final List<Integer> steadyRates;
         final List<String> steadyOnly;
-        final boolean ramp;
+        /** Events each contender writes unmeasured before its first steady step. */
+        final int warmUp;
+        final boolean search;
         final int writeSeconds;
         final int backlogPending;
         final long backlogSent;
 
         Mode(int rows, int rounds, int slowCap, int gruelboxRows, int steadySeconds, List<Integer> steadyRates, List<String> steadyOnly,
-             boolean ramp, int writeSeconds, int backlogPending, long backlogSent) {
+             int warmUp, boolean search, int writeSeconds, int backlogPending, long backlogSent) {
             this.rows = rows;
             this.rounds = rounds;
             this.slowCap = slowCap;
@@ -61,7 +69,8 @@ public final class Bench {
             this.steadySeconds = steadySeconds;
             this.steadyRates = steadyRates;
             this.steadyOnly = steadyOnly;
-            this.ramp = ramp;
+            this.warmUp = warmUp;
+            this.search = search;
             this.writeSeconds = writeSeconds;
             this.backlogPending = backlogPending;
             this.backlogSent = backlogSent;
@@ -92,6 +101,7 @@ public final class Bench {
         List<SteadyLatency.Step> steady = new ArrayList<>();
         Map<String, String> steadyWrites = new LinkedHashMap<>();
         WritePath.Result withAppend = null;
+        WritePath.Result withoutConsumers = null;
         WritePath.Result withoutAppend = null;
         BacklogIndependence.Result backlog = null;
         OutboxRelayServer tuned = null;
@@ -117,27 +127,30 @@ public final class Bench {
                 for (Contender contender : contenders) {
                     if (contender instanceof Steady.Capable capable
                             && (steadyOnly.isEmpty() || steadyOnly.contains(contender.name()))) {
-                        // the seeds' poller does about 130 events/s: it gets a rate it can keep, then the usual ones
-                        List<Integer> its = contender instanceof SeedsPoller && mode != Mode.SMOKE
-                                ? concat(List.of(100), rates) : rates;
-                        steady.addAll(SteadyLatency.run(env, contender.name(), capable, its, mode.ramp, stepTime, steadyWrites));
+                        steady.addAll(SteadyLatency.run(env, contender.name(), capable, rates, mode.search,
+                                options.integer("warm-up", mode.warmUp), stepTime, steadyWrites));
                     }
                 }
             }
             Duration writeTime = Duration.ofSeconds(options.integer("write-seconds", mode.writeSeconds));
-            Duration warmUp = Duration.ofSeconds(Math.max(1, writeTime.toSeconds() / 5));
+            // a freshly started server (the one without the append) creates half the orders per second
+            // until its JIT has compiled the request path: about a minute of load
+            Duration writeWarmUp = writeTime.multipliedBy(2);
             if (figures.contains("write")) {
-                withAppend = WritePath.measure(env, true, warmUp, writeTime);
+                withAppend = WritePath.measure(env, WITH_CONSUMERS, writeWarmUp, writeTime);
+            }
+            if (server != null && figures.contains("write")) {
+                server = restart(server, env, CONSUMERS_AWAY, log, pidFile);
+                env = env.withServerPid(server.jvmPid());
+                withoutConsumers = WritePath.measure(env, WITHOUT_CONSUMERS, writeWarmUp, writeTime);
             }
             if (server != null && (figures.contains("write") || figures.contains("tuned"))) {
-                server.stop();
                 Map<String, String> restart = new LinkedHashMap<>(TUNED);
                 restart.putAll(NO_APPEND);
-                System.out.println("server   restarting with " + restart + " ...");
-                server = ServerProcess.start(env.serverUrl(), restart, log, pidFile);
+                server = restart(server, env, restart, log, pidFile);
                 env = env.withServerPid(server.jvmPid());
                 if (figures.contains("write")) {
-                    withoutAppend = WritePath.measure(env, false, warmUp, writeTime);
+                    withoutAppend = WritePath.measure(env, WITHOUT_APPEND, writeWarmUp, writeTime);
                 }
                 if (figures.contains("tuned") && (only.isEmpty() || only.contains("outbox-relay"))) {
                     tuned = new OutboxRelayServer("outbox-relay-tuned", "the server restarted with " + TUNED
@@ -145,7 +158,7 @@ public final class Bench {
                     drains.run(env, List.of(tuned));
                 }
             } else if (server == null) {
-                notMeasured.add("the write path without the append and the tuned Outbox Relay: they need a server restart,"
+                notMeasured.add("the write path without the append or the consumers and the tuned Outbox Relay: they need a server restart,"
                         + " and this run used a server it did not start");
             }
         } finally {
@@ -158,7 +171,7 @@ public final class Bench {
         if (tuned != null) {
             reported.add(reported.indexOf(relay) + 1, tuned);
         }
-        Figures extra = new Figures(steady, steadyWrites, withAppend, withoutAppend, backlog, relay.memory(),
+        Figures extra = new Figures(steady, steadyWrites, withAppend, withoutConsumers, withoutAppend, backlog, relay.memory(),
                 tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(), notMeasured);
         Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT),
                 reported, drains.eventsPerSecond(), drains.rowsDrained(), relay.memory().peakRssMiB() * 1024, extra);
@@ -176,10 +189,11 @@ public final class Bench {
         }
     }
 
-    private static List<Integer> concat(List<Integer> first, List<Integer> then) {
-        List<Integer> all = new ArrayList<>(first);
-        all.addAll(then);
-        return all;
+    private static ServerProcess restart(ServerProcess server, Env env, Map<String, String> settings, Path log, Path pidFile)
+            throws Exception {
+        server.stop();
+        System.out.println("server   restarting with " + settings + " ...");
+        return ServerProcess.start(env.serverUrl(), settings, log, pidFile);
     }
 
     /** {@code --name value} pairs. */

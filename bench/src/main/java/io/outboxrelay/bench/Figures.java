@@ -13,7 +13,7 @@ import java.util.Optional;
  * {@code notMeasured}.
  */
 record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites, WritePath.Result withAppend,
-               WritePath.Result withoutAppend, BacklogIndependence.Result backlog, ServerMemory memory,
+               WritePath.Result withoutConsumers, WritePath.Result withoutAppend, BacklogIndependence.Result backlog, ServerMemory memory,
                ServerMemory tunedMemory, String tunedSettings, List<String> notMeasured) {
 
     /** The rate latency is compared at in the chart: 1,000 events/s, or the mode's only rate. */
@@ -68,8 +68,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         List<String> highest = new ArrayList<>();
         highestSustained().forEach((name, rate) -> highest.add("\"" + name + "\": " + rate));
         json.append(String.join(", ", highest)).append("}\n  },\n");
-        json.append("  \"writePath\": {\"withAppend\": ").append(writePath(withAppend)).append(", \"withoutAppend\": ")
-                .append(writePath(withoutAppend)).append("},\n");
+        json.append("  \"writePath\": {\"withAppend\": ").append(writePath(withAppend))
+                .append(", \"withAppendWithoutConsumers\": ").append(writePath(withoutConsumers))
+                .append(", \"withoutAppend\": ").append(writePath(withoutAppend)).append("},\n");
         json.append("  \"backlogIndependence\": ").append(backlog == null ? "null" : String.format(Locale.ROOT,
                 "{\"fill\": \"%s\", \"without\": %s, \"with\": %s}", Report.escape(backlog.fill()), level(backlog.without()),
                 level(backlog.with()))).append(",\n");
@@ -83,8 +84,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
 
     private static String writePath(WritePath.Result result) {
         return result == null ? "null" : String.format(Locale.ROOT,
-                "{\"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f, \"failures\": %d}",
-                result.clients(), result.seconds(), result.orders(), result.perSecond(), result.failures());
+                "{\"server\": \"%s\", \"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f,"
+                        + " \"failures\": %d}", Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(), result.failures());
     }
 
     private static String level(BacklogIndependence.Level level) {
@@ -107,7 +108,10 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             md.append("\n### Steady latency: commit → consumed (ms)\n\n");
             md.append("One event per transaction at a fixed rate; sustained = the writer kept at least 90% of the rate, every event")
                     .append(" arrived within ").append(SteadyLatency.GRACE.toSeconds()).append(" s after it stopped, and the last")
-                    .append(" quarter's median latency stayed under twice the first quarter's (+50 ms).\n\n");
+                    .append(" quarter's median latency stayed under twice the first quarter's (+50 ms). Each contender first")
+                    .append(" writes some events unmeasured to warm up. The listed rates run until one is not sustained; then the")
+                    .append(" rate halves while none was, doubles from the highest sustained, and bisects between the highest")
+                    .append(" sustained and the lowest not.\n\n");
             md.append("| contender | target events/s | written events/s | sustained | p50 | p95 | p99 | max |\n")
                     .append("|---|---:|---:|---|---:|---:|---:|---:|\n");
             for (SteadyLatency.Step s : steady) {
@@ -126,13 +130,18 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         if (withAppend != null) {
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
             md.append("| server | orders/s | orders | failed |\n|---|---:|---:|---:|\n");
-            md.append(String.format(Locale.ROOT, "| appends OrderCreated (and relays it) | %,.0f | %,d | %d |%n",
-                    withAppend.perSecond(), withAppend.orders(), withAppend.failures()));
+            for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, withoutAppend}) {
+                if (result != null) {
+                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d |%n", result.server(), result.perSecond(),
+                            result.orders(), result.failures()));
+                }
+            }
             if (withoutAppend != null) {
-                md.append(String.format(Locale.ROOT, "| `outbox.sample.orders.append-events=false` | %,.0f | %,d | %d |%n",
-                        withoutAppend.perSecond(), withoutAppend.orders(), withoutAppend.failures()));
-                md.append(String.format(Locale.ROOT, "%nWith the append: %.2f× the throughput without it.%n",
-                        withAppend.perSecond() / withoutAppend.perSecond()));
+                md.append(String.format(Locale.ROOT, "%nWith the append: %.2f× the throughput without it", withAppend.perSecond()
+                        / withoutAppend.perSecond()));
+                md.append(withoutConsumers == null ? ".\n" : String.format(Locale.ROOT, "; %.2f× with the sample consumers"
+                        + " reading another topic (the append and the relay alone).%n",
+                        withoutConsumers.perSecond() / withoutAppend.perSecond()));
             }
         }
         if (backlog != null) {

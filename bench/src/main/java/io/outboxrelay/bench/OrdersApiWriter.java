@@ -37,7 +37,7 @@ final class OrdersApiWriter implements Steady {
     @Override
     public String writes() {
         return "POST /api/orders per event (order, line and outbox row in one transaction; its commit wakes the relay);"
-                + " latency from the 201 answer";
+                + " latency from the 201 answer; the server's two sample consumers read them too, on the same cores";
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.outboxrelay.bench;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Writes events at a fixed rate for a fixed time: a scheduled tick every 2 ms hands the events now
+ * Writes events at a fixed rate for a fixed time (or, to warm up, a number of them unpaced): a scheduled tick every 2 ms hands the events now
  * due to {@link #THREADS} writer threads (as concurrent requests of a service would), each write
  * one commit. When the writers fall more than two seconds behind the schedule, writing stops: the
  * rate is beyond what the write side sustains.
@@ -27,7 +28,36 @@ final class RateWriter {
     record Written(long count, double perSecond, boolean keptUp, String firstError, AtomicLongArray commitNanos) {
     }
 
+    /** What a burst wrote, in how long, and its first failure (null when none failed). */
+    record Burst(long written, double seconds, String firstError) {
+    }
+
     private RateWriter() {
+    }
+
+    /** Writes {@code count} events back to back from {@link #THREADS} threads, unpaced. */
+    static Burst burst(Steady steady, long first, int count) throws InterruptedException {
+        AtomicLong written = new AtomicLong();
+        AtomicReference<String> error = new AtomicReference<>();
+        ExecutorService writers = Executors.newFixedThreadPool(THREADS);
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            long sequence = first + i;
+            writers.execute(() -> {
+                try {
+                    steady.write(sequence);
+                    written.incrementAndGet();
+                } catch (Exception failed) {
+                    error.compareAndSet(null, String.valueOf(failed));
+                }
+            });
+        }
+        writers.shutdown();
+        if (!writers.awaitTermination(10, TimeUnit.MINUTES)) {
+            writers.shutdownNow();
+            throw new IllegalStateException(count + " writes still busy after 10 minutes");
+        }
+        return new Burst(written.get(), (System.nanoTime() - start) / 1e9, error.get());
     }
 
     static Written write(Steady steady, long first, int rate, Duration duration) throws Exception {

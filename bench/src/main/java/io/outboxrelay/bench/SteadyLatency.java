@@ -10,18 +10,26 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The steady latency figure for one contender: its pipeline up, a writer committing at a fixed
- * rate for a fixed time, a consumer timing each event from commit to consumed. A rate is
- * sustained when the writer kept the rate and every event arrived within {@link #GRACE} after the
- * writer stopped (the backlog did not grow). Rates run from low to high and stop at the first one
- * not sustained; the optional ramp then doubles from the highest sustained rate, below the first
- * failing one and under a cap, to find the highest this contender sustains.
+ * The steady latency figure for one contender: its pipeline up and warmed up (events written
+ * unmeasured: a fresh server took half the orders per second until its JIT had compiled the hot
+ * paths), a writer committing at a fixed rate for a fixed time, a consumer timing each event from
+ * commit to consumed. A rate is sustained when the writer kept the rate and every event arrived
+ * within {@link #GRACE} after the writer stopped (the backlog did not grow).
+ * <p>
+ * The listed rates run from low to high and stop at the first one not sustained. With the search
+ * on, the highest sustained rate is then looked for: when none was sustained, the rate halves (down
+ * to {@link #FLOOR}) until one is; from the highest sustained it doubles (below the lowest failing
+ * one, under {@link #RAMP_CAP}); then it bisects between the two.
  */
 final class SteadyLatency {
 
     static final Duration GRACE = Duration.ofSeconds(5);
     private static final Duration SETTLE = Duration.ofSeconds(60);
+    private static final Duration WARM_UP_SETTLE = Duration.ofMinutes(3);
     private static final int RAMP_STEPS = 3;
+    private static final int HALVING_STEPS = 4;
+    private static final int BISECTION_STEPS = 2;
+    static final int FLOOR = 25;
     static final int RAMP_CAP = 50_000;
 
     /** One rate step. Latencies in milliseconds over the events that arrived; NaN when none did. */
@@ -32,38 +40,94 @@ final class SteadyLatency {
     private SteadyLatency() {
     }
 
-    static List<Step> run(Env env, String name, Steady.Capable contender, List<Integer> rates, boolean ramp,
-                          Duration stepTime, Map<String, String> writes) throws Exception {
+    static List<Step> run(Env env, String name, Steady.Capable contender, List<Integer> rates, boolean search,
+                          int warmUp, Duration stepTime, Map<String, String> writes) throws Exception {
         List<Step> steps = new ArrayList<>();
         try (Steady steady = contender.steady(env)) {
             writes.put(name, steady.writes());
-            long first = 1;
-            int highestSustained = 0;
-            int lowestFailed = Integer.MAX_VALUE;
+            Search found = new Search(env, name, steady, stepTime, steps, 1 + warmUp(env, name, steady, 1, warmUp));
             for (int rate : rates) {
-                if (rate >= lowestFailed) {
+                if (rate >= found.lowestFailed) {
                     break;
                 }
-                Step step = step(env, name, steady, first, rate, stepTime);
-                first += (long) rate * stepTime.toSeconds() + 1;
-                steps.add(step);
-                if (step.sustained()) {
-                    highestSustained = Math.max(highestSustained, rate);
-                } else {
-                    lowestFailed = rate;
+                found.tryRate(rate);
+            }
+            if (!search) {
+                return steps;
+            }
+            for (int i = 0, rate = found.lowestFailed / 2; found.highestSustained == 0 && i < HALVING_STEPS && rate >= FLOOR;
+                 i++, rate /= 2) {
+                found.tryRate(rate);
+            }
+            for (int i = 0, rate = found.highestSustained * 2; found.highestSustained > 0 && i < RAMP_STEPS
+                    && rate < found.lowestFailed && rate <= RAMP_CAP; i++, rate *= 2) {
+                if (!found.tryRate(rate)) {
+                    break;
                 }
             }
-            for (int i = 0, rate = highestSustained * 2; ramp && highestSustained > 0 && i < RAMP_STEPS
-                    && rate < lowestFailed && rate <= RAMP_CAP; i++, rate *= 2) {
-                Step step = step(env, name, steady, first, rate, stepTime);
-                first += (long) rate * stepTime.toSeconds() + 1;
-                steps.add(step);
-                if (!step.sustained()) {
-                    break;
-                }
+            for (int i = 0; i < BISECTION_STEPS && found.highestSustained > 0 && found.lowestFailed <= RAMP_CAP
+                    && found.lowestFailed > found.highestSustained * 5 / 4; i++) {
+                found.tryRate(roundedMidpoint(found.highestSustained, found.lowestFailed));
             }
         }
         return steps;
+    }
+
+    /** Halfway between two rates, rounded to a multiple of 10 (or 5 below 100) to read well. */
+    static int roundedMidpoint(int low, int high) {
+        int unit = high < 100 ? 5 : 10;
+        int middle = Math.round((low + high) / 2f / unit) * unit;
+        return middle > low && middle < high ? middle : (low + high) / 2;
+    }
+
+    /** The steps tried so far for one contender, and what they found. */
+    private static final class Search {
+        private final Env env;
+        private final String name;
+        private final Steady steady;
+        private final Duration stepTime;
+        private final List<Step> steps;
+        private long first;
+        int highestSustained;
+        int lowestFailed = Integer.MAX_VALUE;
+
+        Search(Env env, String name, Steady steady, Duration stepTime, List<Step> steps, long first) {
+            this.env = env;
+            this.name = name;
+            this.steady = steady;
+            this.stepTime = stepTime;
+            this.steps = steps;
+            this.first = first;
+        }
+
+        boolean tryRate(int rate) throws Exception {
+            Step step = step(env, name, steady, first, rate, stepTime);
+            first += (long) rate * stepTime.toSeconds() + 1;
+            steps.add(step);
+            if (step.sustained()) {
+                highestSustained = Math.max(highestSustained, rate);
+            } else {
+                lowestFailed = Math.min(lowestFailed, rate);
+            }
+            return step.sustained();
+        }
+    }
+
+    /**
+     * Writes {@code count} events back to back from {@link RateWriter#THREADS} threads and waits
+     * until they arrived, so that the steps measure a warm pipeline (JIT-compiled request path,
+     * open connections, a started relay); returns the events written. Nothing of it is reported.
+     */
+    private static long warmUp(Env env, String name, Steady steady, long first, int count) throws Exception {
+        System.out.printf("steady   %-13s warming up with %,d events ...%n", name, count);
+        try (LatencyConsumer consumer = new LatencyConsumer(env, steady, first, count)) {
+            RateWriter.Burst burst = RateWriter.burst(steady, first, count);
+            boolean arrived = arrivedWithin(consumer, burst.written(), WARM_UP_SETTLE);
+            System.out.printf("steady   %-13s warmed up: %,d written in %.1f s%s%s%n", name, burst.written(), burst.seconds(),
+                    arrived ? ", all arrived" : ", NOT all arrived within " + WARM_UP_SETTLE.toSeconds() + " s",
+                    burst.firstError() == null ? "" : ", first failure: " + burst.firstError());
+        }
+        return count;
     }
 
     private static Step step(Env env, String name, Steady steady, long first, int rate, Duration time) throws Exception {

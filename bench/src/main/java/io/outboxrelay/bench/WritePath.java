@@ -10,24 +10,24 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The write path's cost: {@value #CLIENTS} clients create orders through the server's API back to
- * back for a fixed time (after a short warm-up that is not counted); orders per second is the
- * figure. Run once against a server that appends the {@code OrderCreated} event (and relays it),
- * once against one started with {@code outbox.sample.orders.append-events=false}.
+ * back for a fixed time (after a warm-up that is not counted); orders per second is the
+ * figure. Run against a server that appends the {@code OrderCreated} event (relays it, and its two
+ * sample consumers read it), one whose sample consumers read another topic, and one started with
+ * {@code outbox.sample.orders.append-events=false}.
  */
 final class WritePath {
 
     static final int CLIENTS = 8;
 
-    record Result(boolean appends, int clients, double seconds, long orders, double perSecond, long failures) {
+    record Result(String server, int clients, double seconds, long orders, double perSecond, long failures) {
     }
 
     private WritePath() {
     }
 
-    static Result measure(Env env, boolean appends, Duration warmUp, Duration time) throws Exception {
+    static Result measure(Env env, String server, Duration warmUp, Duration time) throws Exception {
         OutboxRelayServer.requireReady(env);
-        System.out.printf("write    %d clients creating orders for %d s (appends %s) ...%n", CLIENTS, time.toSeconds(),
-                appends ? "on" : "off");
+        System.out.printf("write    %d clients creating orders for %d s (%s) ...%n", CLIENTS, time.toSeconds(), server);
         OrdersApiWriter api = new OrdersApiWriter(env.serverUrl());
         AtomicLong counted = new AtomicLong();
         AtomicLong failures = new AtomicLong();
@@ -60,9 +60,9 @@ final class WritePath {
             clients.shutdownNow();
         }
         double seconds = time.toNanos() / 1e9;
-        Result result = new Result(appends, CLIENTS, seconds, counted.get(), counted.get() / seconds, failures.get());
-        System.out.printf("write    appends %-3s %,8.0f orders/s (%,d orders, %d failed)%n", appends ? "on" : "off",
-                result.perSecond(), result.orders(), result.failures());
+        Result result = new Result(server, CLIENTS, seconds, counted.get(), counted.get() / seconds, failures.get());
+        System.out.printf("write    %,8.0f orders/s (%,d orders, %d failed): %s%n", result.perSecond(), result.orders(),
+                result.failures(), server);
         return result;
     }
 }
