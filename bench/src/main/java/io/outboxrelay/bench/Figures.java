@@ -85,7 +85,10 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
     private static String writePath(WritePath.Result result) {
         return result == null ? "null" : String.format(Locale.ROOT,
                 "{\"server\": \"%s\", \"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f,"
-                        + " \"failures\": %d}", Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(), result.failures());
+                        + " \"failures\": %d, \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s}",
+                Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(),
+                result.failures(), result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
+                Double.isNaN(result.catchUpSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.catchUpSeconds()));
     }
 
     private static String level(BacklogIndependence.Level level) {
@@ -129,20 +132,24 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (withAppend != null) {
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
-            md.append("| server | orders/s | orders | failed |\n|---|---:|---:|---:|\n");
+            md.append("| server | orders/s | orders | failed | sample consumers behind at the end | caught up after |\n")
+                    .append("|---|---:|---:|---:|---:|---:|\n");
             for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, withoutAppend}) {
                 if (result != null) {
-                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d |%n", result.server(), result.perSecond(),
-                            result.orders(), result.failures()));
+                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %s | %s |%n", result.server(),
+                            result.perSecond(), result.orders(), result.failures(),
+                            result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
+                            Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
                 }
             }
-            if (withoutAppend != null) {
-                md.append(String.format(Locale.ROOT, "%nWith the append: %.2f× the throughput without it", withAppend.perSecond()
+            if (withoutAppend != null && withoutConsumers != null) {
+                md.append(String.format(Locale.ROOT, "%nThe append and the relay alone (the sample consumers on another topic"
+                        + " on both servers): %.2f× the orders per second without the append.", withoutConsumers.perSecond()
                         / withoutAppend.perSecond()));
-                md.append(withoutConsumers == null ? ".\n" : String.format(Locale.ROOT, "; %.2f× with the sample consumers"
-                        + " reading another topic (the append and the relay alone).%n",
-                        withoutConsumers.perSecond() / withoutAppend.perSecond()));
             }
+            md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
+                    + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
+                    withAppend.perSecond()));
         }
         if (backlog != null) {
             md.append("\n### Backlog independence: the same pending rows drained with and without SENT history\n\n");

@@ -56,6 +56,13 @@ final class OrdersApiWriter implements Steady {
         }
     }
 
+    /** The server's sample consumers read every order's event too: the next step waits until they caught up. */
+    @Override
+    public void settle(Env env) {
+        double seconds = SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(10));
+        System.out.printf("steady   the server's sample consumers caught up in %.1f s%n", seconds);
+    }
+
     @Override
     public long sequenceOf(String value) {
         Matcher found = sequence.matcher(value == null ? "" : value);

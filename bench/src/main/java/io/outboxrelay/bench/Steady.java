@@ -21,6 +21,13 @@ interface Steady extends AutoCloseable {
     /** Writes (commits) one event; returns once it is committed, the moment its latency counts from. */
     void write(long sequence) throws Exception;
 
+    /**
+     * Waits until the work the writes set in motion besides the measured pipeline has finished (the
+     * server's own consumers, say), so that it does not slow the next step; nothing by default.
+     */
+    default void settle(Env env) throws Exception {
+    }
+
     /** The sequence a record's value carries, or -1 when the record is not one of this run's. */
     default long sequenceOf(String value) {
         Matcher sequence = SEQUENCE.matcher(value == null ? "" : value);

@@ -104,6 +104,7 @@ final class SteadyLatency {
             Step step = step(env, name, steady, first, rate, stepTime);
             first += (long) rate * stepTime.toSeconds() + 1;
             steps.add(step);
+            steady.settle(env);
             if (step.sustained()) {
                 highestSustained = Math.max(highestSustained, rate);
             } else {
@@ -116,7 +117,7 @@ final class SteadyLatency {
     /**
      * Writes {@code count} events back to back from {@link RateWriter#THREADS} threads and waits
      * until they arrived, so that the steps measure a warm pipeline (JIT-compiled request path,
-     * open connections, a started relay); returns the events written. Nothing of it is reported.
+     * open connections, a started relay); returns how many sequence numbers it used. Nothing of it is reported.
      */
     private static long warmUp(Env env, String name, Steady steady, long first, int count) throws Exception {
         System.out.printf("steady   %-13s warming up with %,d events ...%n", name, count);
@@ -127,6 +128,7 @@ final class SteadyLatency {
                     arrived ? ", all arrived" : ", NOT all arrived within " + WARM_UP_SETTLE.toSeconds() + " s",
                     burst.firstError() == null ? "" : ", first failure: " + burst.firstError());
         }
+        steady.settle(env);
         return count;
     }
 

@@ -19,13 +19,19 @@ final class WritePath {
 
     static final int CLIENTS = 8;
 
-    record Result(String server, int clients, double seconds, long orders, double perSecond, long failures) {
+    /**
+     * One server's figure. {@code consumersBehind}: events the sample consumers had not yet consumed
+     * when the writing stopped, and {@code catchUpSeconds} until they had (-1 and NaN when they read
+     * another topic).
+     */
+    record Result(String server, int clients, double seconds, long orders, double perSecond, long failures,
+                  long consumersBehind, double catchUpSeconds) {
     }
 
     private WritePath() {
     }
 
-    static Result measure(Env env, String server, Duration warmUp, Duration time) throws Exception {
+    static Result measure(Env env, String server, boolean consumersRead, Duration warmUp, Duration time) throws Exception {
         OutboxRelayServer.requireReady(env);
         System.out.printf("write    %d clients creating orders for %d s (%s) ...%n", CLIENTS, time.toSeconds(), server);
         OrdersApiWriter api = new OrdersApiWriter(env.serverUrl());
@@ -60,9 +66,14 @@ final class WritePath {
             clients.shutdownNow();
         }
         double seconds = time.toNanos() / 1e9;
-        Result result = new Result(server, CLIENTS, seconds, counted.get(), counted.get() / seconds, failures.get());
-        System.out.printf("write    %,8.0f orders/s (%,d orders, %d failed): %s%n", result.perSecond(), result.orders(),
-                result.failures(), server);
+        long behind = consumersRead ? SampleConsumers.behind(env) : -1;
+        // what the consumers owe would slow the next figure: it is paid here, and timed
+        double catchUp = consumersRead ? SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(15)) : Double.NaN;
+        Result result = new Result(server, CLIENTS, seconds, counted.get(), counted.get() / seconds, failures.get(), behind,
+                catchUp);
+        System.out.printf("write    %,8.0f orders/s (%,d orders, %d failed): %s%s%n", result.perSecond(), result.orders(),
+                result.failures(), server, consumersRead ? String.format(", the sample consumers %,d events behind at the end,"
+                        + " caught up %.1f s later", behind, catchUp) : "");
         return result;
     }
 }
