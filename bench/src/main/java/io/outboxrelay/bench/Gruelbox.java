@@ -156,28 +156,11 @@ final class Gruelbox implements Contender, Steady.Capable {
         pipeline.processing = true;
         ScheduledExecutorService background = Executors.newSingleThreadScheduledExecutor();
         background.scheduleWithFixedDelay(pipeline.outbox::flush, 1, 1, TimeUnit.SECONDS);
-        return new Steady() {
-            @Override
-            public String topic() {
-                return topic;
-            }
-
-            @Override
-            public String writes() {
-                return "one transaction per event scheduling its entry; the commit submits it for processing at once";
-            }
-
-            @Override
-            public void write(long sequence) {
-                pipeline.transactions.inTransaction(() -> pipeline.schedule(topic, sequence));
-            }
-
-            @Override
-            public void close() throws Exception {
-                background.shutdownNow();
-                background.awaitTermination(30, TimeUnit.SECONDS);
-                pipeline.close();
-            }
-        };
+        return Steady.of(topic, "one transaction per event scheduling its entry; the commit submits it for processing at once",
+                sequence -> pipeline.transactions.inTransaction(() -> pipeline.schedule(topic, sequence)), () -> {
+                    background.shutdownNow();
+                    background.awaitTermination(30, TimeUnit.SECONDS);
+                    pipeline.close();
+                });
     }
 }

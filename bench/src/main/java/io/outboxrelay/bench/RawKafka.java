@@ -42,26 +42,8 @@ final class RawKafka implements Contender, Steady.Capable {
         String topic = env.freshTopic(name());
         KafkaProducer<String, String> producer = env.producer();
         producer.partitionsFor(topic);
-        return new Steady() {
-            @Override
-            public String topic() {
-                return topic;
-            }
-
-            @Override
-            public String writes() {
-                return "send() per event; latency from the send call (no database, no commit)";
-            }
-
-            @Override
-            public void write(long sequence) {
-                producer.send(new ProducerRecord<>(topic, Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis())));
-            }
-
-            @Override
-            public void close() {
-                producer.close();
-            }
-        };
+        return Steady.of(topic, "send() per event; latency from the send call (no database, no commit)",
+                sequence -> producer.send(new ProducerRecord<>(topic, Shape.key(sequence),
+                        Shape.payload(sequence, System.currentTimeMillis()))), producer::close);
     }
 }

@@ -44,28 +44,11 @@ final class RowWriter implements AutoCloseable {
      */
     Steady steady(String topic, AutoCloseable relay) {
         RowWriter rows = this;
-        return new Steady() {
-            @Override
-            public String topic() {
-                return topic;
-            }
-
-            @Override
-            public String writes() {
-                return "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)";
-            }
-
-            @Override
-            public void write(long sequence) throws Exception {
-                rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis()));
-            }
-
-            @Override
-            public void close() throws Exception {
-                rows.close();
-                relay.close();
-            }
-        };
+        return Steady.of(topic, "one INSERT per event, each its own transaction (" + RateWriter.THREADS + " connections)",
+                sequence -> rows.insert(Shape.key(sequence), Shape.payload(sequence, System.currentTimeMillis())), () -> {
+                    rows.close();
+                    relay.close();
+                });
     }
 
     @Override

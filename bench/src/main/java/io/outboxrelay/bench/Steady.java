@@ -34,6 +34,36 @@ interface Steady extends AutoCloseable {
         return sequence.find() ? Long.parseLong(sequence.group(1)) : -1;
     }
 
+    /** One event's write, for {@link #of}. */
+    interface Write {
+        void write(long sequence) throws Exception;
+    }
+
+    /** A steady writer to {@code topic} that writes with {@code write} and closes with {@code close}. */
+    static Steady of(String topic, String writes, Write write, AutoCloseable close) {
+        return new Steady() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public String writes() {
+                return writes;
+            }
+
+            @Override
+            public void write(long sequence) throws Exception {
+                write.write(sequence);
+            }
+
+            @Override
+            public void close() throws Exception {
+                close.close();
+            }
+        };
+    }
+
     /** A contender that can run steadily. */
     interface Capable {
         Steady steady(Env env) throws Exception;
