@@ -19,10 +19,13 @@ abstract class Component {
     private static final Duration STOP_GRACE = Duration.ofSeconds(20);
     private static final Duration ORPHAN_GRACE = Duration.ofSeconds(10);
     private static final Duration PROBE_INTERVAL = Duration.ofMillis(250);
+    private static final Duration EXEC_TIMEOUT = Duration.ofSeconds(10);
 
     protected final StackState state;
     private final String name;
     private final String portKey;
+    /** The process this object launched in this CLI call, so that a failed start can undo exactly that. */
+    private ProcessHandle launchedHere;
 
     Component(String name, String portKey, StackState state) {
         this.name = name;
@@ -50,30 +53,42 @@ abstract class Component {
         return state.file(name + ".pid");
     }
 
-    /** Starts the server process without waiting for it and returns its pid. */
-    protected abstract long launch();
+    /** Starts the server process without waiting for it. */
+    protected abstract ProcessHandle launch();
+
+    /** The program the server process runs once the launchers before it (setsid, setpriv) have exec'd it. */
+    protected abstract Path executable();
 
     /** One readiness check; throws while the server cannot serve yet. */
     protected abstract void probe() throws Exception;
 
-    /** Consecutive arguments of the server's command line that only this stack's process has. */
+    /**
+     * Consecutive arguments of the server's command line that only this stack's process has; used only
+     * for pid files from before {@link ProcessIdentity} was recorded.
+     */
     protected abstract List<String> commandLineMarkers();
 
     /** The signal that asks the server for a clean but prompt shutdown. */
     protected abstract String stopSignal();
 
-    /** The live server process recorded in the pid file, if there is one. */
+    /** The live server process recorded in the pid file, if there is one and it is still that process. */
     final Optional<ProcessHandle> running() {
         Path pidFile = pidFile();
         if (!Files.exists(pidFile)) {
             return Optional.empty();
         }
+        String content;
         try {
-            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).trim());
-            return ProcessControl.find(pid, commandLineMarkers());
-        } catch (IOException | NumberFormatException e) {
+            content = Files.readString(pidFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
             return Optional.empty();
         }
+        return ProcessIdentity.parse(content).flatMap(parsed -> {
+            if (parsed instanceof ProcessIdentity.Recorded recorded) {
+                return recorded.identity().find();
+            }
+            return ProcessControl.findByMarkers(((ProcessIdentity.Legacy) parsed).pid(), commandLineMarkers());
+        });
     }
 
     /** Fails if the stored port is taken by something other than this server. */
@@ -83,15 +98,56 @@ abstract class Component {
         }
     }
 
-    /** Reuses the running server or starts a new one on the stored port; true if it started one. */
-    final boolean ensureLaunched() {
+    /** Reuses the running server or starts a new one on the stored port (see {@link #launchedHere()}). */
+    final void ensureLaunched() {
         if (running().isPresent()) {
-            return false;
+            return;
         }
         requirePortFree();
-        long pid = launch();
-        state.writeFile(pidFile().getFileName().toString(), pid + "\n");
-        return true;
+        ProcessHandle process = launch();
+        launchedHere = process;
+        String executable = executableName();
+        // Recorded at once, so that the pid file names the process even if this CLI dies in the next line.
+        ProcessIdentity identity = process.info().startInstant()
+                .map(started -> new ProcessIdentity(process.pid(), started, executable))
+                .orElseThrow(() -> new DevStackException(name + " exited right after it was started; see " + logFile()));
+        state.writeFile(pidFile().getFileName().toString(), identity.format());
+        ProcessControl.awaitExec(process, executable, EXEC_TIMEOUT);
+    }
+
+    /** The executable's file name as the kernel reports it, i.e. with symbolic links resolved. */
+    private String executableName() {
+        Path executable = executable();
+        try {
+            executable = executable.toRealPath();
+        } catch (IOException e) {
+            // Not there (yet): its own name is the best guess, and launching will report what is missing.
+        }
+        return executable.getFileName().toString();
+    }
+
+    /** Whether this object launched a process in this CLI call that {@link #stopLaunched()} would stop. */
+    final boolean launchedHere() {
+        return launchedHere != null;
+    }
+
+    /**
+     * Undoes this object's launch after a failed start. It goes by the handle the launch returned rather
+     * than by the pid file, so the process is stopped even if the pid file was never written.
+     */
+    final void stopLaunched() {
+        ProcessHandle process = launchedHere;
+        if (process == null) {
+            return;
+        }
+        if (process.isAlive()) {
+            ProcessControl.stop(process, stopSignal(), STOP_GRACE);
+            System.err.println("stack: " + name + " stopped (pid " + process.pid() + ")");
+        } else {
+            System.err.println("stack: " + name + " had exited (pid " + process.pid() + ")");
+        }
+        launchedHere = null;
+        forgetPid();
     }
 
     /** Waits until {@link #probe()} succeeds; fails early if the process has died. */
@@ -99,7 +155,7 @@ abstract class Component {
         Exception lastFailure = null;
         while (Instant.now().isBefore(deadline)) {
             if (running().isEmpty()) {
-                throw new DevStackException(name + " is not running (it exited or was never started); see " + logFile());
+                throw new DevStackException(name + " exited before it was ready; see " + logFile());
             }
             try {
                 probe();

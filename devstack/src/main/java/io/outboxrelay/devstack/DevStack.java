@@ -8,6 +8,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Entry point of the {@code stack} script: a real PostgreSQL and a real KRaft Kafka (one node, or a
@@ -34,6 +36,11 @@ public final class DevStack {
             run(commandLine);
         } catch (DevStackException e) {
             System.err.println("stack: " + e.getMessage());
+            System.exit(1);
+        } catch (RuntimeException e) {
+            // Exit rather than let lingering non-daemon threads (Kafka clients) keep a failed CLI alive.
+            e.printStackTrace();
+            System.err.println("stack: " + commandLine.command + " failed: " + e);
             System.exit(1);
         }
         // Kafka client threads may linger; the CLI is done.
@@ -118,24 +125,37 @@ public final class DevStack {
     }
 
     /**
-     * Launches the components that are not running and waits until all serve. On failure the ones
-     * launched here are stopped again, so a failed start leaves no stray server behind.
+     * Launches the components that are not running and waits until all serve. On any failure the
+     * processes launched here are stopped again, so a failed start leaves no stray server behind;
+     * servers that were already running before this call are left alone.
      */
     private static void start(List<Component> components, Instant started) {
         components.forEach(Component::requirePortFree);
-        List<Component> launched = new ArrayList<>();
         try {
-            for (Component component : components) {
-                if (component.ensureLaunched()) {
-                    launched.add(component);
-                }
-            }
+            components.forEach(Component::ensureLaunched);
             Instant deadline = started.plus(Component.READY_TIMEOUT);
             components.forEach(component -> awaitReady(component, started, deadline));
-        } catch (DevStackException e) {
-            stop(launched);
-            throw e;
+        } catch (RuntimeException e) {
+            throw undoLaunches(components, e);
         }
+    }
+
+    /** Stops what {@link #start} launched and returns the error to report, which says so. */
+    private static DevStackException undoLaunches(List<Component> components, RuntimeException failure) {
+        String reason = failure instanceof DevStackException ? failure.getMessage() : failure.toString();
+        List<Component> launched = components.stream().filter(Component::launchedHere).toList();
+        if (launched.isEmpty()) {
+            return failure instanceof DevStackException known ? known : new DevStackException(reason, failure);
+        }
+        String names = launched.stream().map(Component::name).collect(Collectors.joining(", "));
+        try {
+            inParallel(launched, Component::stopLaunched);
+        } catch (RuntimeException stopFailure) {
+            failure.addSuppressed(stopFailure);
+            return new DevStackException(reason + "; stopping what this call had started (" + names
+                    + ") failed too: " + stopFailure.getMessage(), failure);
+        }
+        return new DevStackException(reason + "; stopped again what this call had started: " + names, failure);
     }
 
     private static void awaitReady(Component component, Instant started, Instant deadline) {
@@ -154,14 +174,19 @@ public final class DevStack {
      * which one by one the last nodes would no longer have.
      */
     private static void stop(List<Component> components) {
+        inParallel(components, Component::stop);
+    }
+
+    /** Runs {@code action} on every component at once; each runs to its end even if another fails. */
+    private static void inParallel(List<Component> components, Consumer<Component> action) {
         if (components.size() == 1) {
-            components.get(0).stop();
+            action.accept(components.get(0));
             return;
         }
         ExecutorService executor = Executors.newFixedThreadPool(components.size());
         try {
             List<Future<Object>> stops = executor.invokeAll(components.stream()
-                    .map(component -> Executors.callable(component::stop))
+                    .map(component -> Executors.callable(() -> action.accept(component)))
                     .toList());
             for (Future<Object> stop : stops) {
                 stop.get();

@@ -71,17 +71,30 @@ final class KafkaNode extends Component {
     }
 
     @Override
-    protected long launch() {
+    protected Path executable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /**
+     * The class path goes into an argument file rather than onto the command line: with the jars of a
+     * checkout deep in the file system it runs to several kilobytes, and a command line longer than a
+     * memory page is one whose arguments the JDK cannot report (see {@link ProcessIdentity}); a short
+     * one also keeps {@code ps} readable.
+     */
+    @Override
+    protected ProcessHandle launch() {
         state.writeFile(name() + "/server.properties", render(serverConfig()));
+        String argumentFile = name() + "/classpath.args";
+        state.writeFile(argumentFile, "-cp " + quoteForArgumentFile(absoluteClassPath()) + "\n");
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                executable().toString(),
                 "-Xmx512m",
                 "-XX:+UseG1GC",
                 "-XX:MaxGCPauseMillis=20",
                 "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.awt.headless=true",
                 "-Ddevstack.log.level=INFO",
-                "-cp", absoluteClassPath(),
+                "@" + state.file(argumentFile),
                 DevStack.class.getName(), CommandLine.SERVE_KAFKA, "--dir", state.dir().toString()));
         if (cluster.size() > 1) {
             command.addAll(List.of("--node", Integer.toString(id)));
@@ -94,6 +107,14 @@ final class KafkaNode extends Component {
         return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
                 .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
                 .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /**
+     * One argument of a java {@code @argfile}: in double quotes, inside which backslash escapes, so that
+     * blanks, quotes and {@code #} in a path stay part of it.
+     */
+    static String quoteForArgumentFile(String argument) {
+        return "\"" + argument.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     Map<String, String> serverConfig() {

@@ -81,7 +81,12 @@ final class Postgres extends Component {
     }
 
     @Override
-    protected long launch() {
+    protected Path executable() {
+        return home().resolve("pgsql").resolve("bin").resolve("postgres");
+    }
+
+    @Override
+    protected ProcessHandle launch() {
         try {
             Path bin = PostgresBinaries.ensureUnpacked(home().resolve("pgsql"));
             initdbIfNeeded(bin);

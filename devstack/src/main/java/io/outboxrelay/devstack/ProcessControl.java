@@ -27,13 +27,12 @@ final class ProcessControl {
      * process-group leader, which a fresh child never is, so the pid is the server's own.
      * Output is appended to {@code log}.
      */
-    static long startDetached(List<String> command, Path log, Path workDir) {
+    static ProcessHandle startDetached(List<String> command, Path log, Path workDir) {
         List<String> full = new ArrayList<>();
         full.add("setsid");
         full.addAll(command);
         try {
-            Process process = builder(full, log, workDir).start();
-            return process.pid();
+            return builder(full, log, workDir).start().toHandle();
         } catch (IOException e) {
             throw new DevStackException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
@@ -75,10 +74,32 @@ final class ProcessControl {
     }
 
     /**
-     * The live process {@code pid} if its command line contains {@code markers} as consecutive
-     * arguments. The markers guard against a recycled pid that now belongs to an unrelated process.
+     * Waits until a freshly started process runs {@code executableName} rather than one of the launchers
+     * that exec it (the JDK's spawn helper, setsid, setpriv), so that the identity recorded for it holds
+     * from then on. Returns early if the process exits (its readiness check reports that, with its log)
+     * or if its executable cannot be read (then the start instant alone identifies it).
      */
-    static Optional<ProcessHandle> find(long pid, List<String> markers) {
+    static void awaitExec(ProcessHandle process, String executableName, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (process.isAlive()) {
+            Optional<String> command = process.info().command();
+            if (command.isEmpty() || ProcessIdentity.executableName(command.get()).equals(executableName)) {
+                return;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new DevStackException("process " + process.pid() + " still runs " + command.get()
+                        + " rather than " + executableName + " after " + timeout.toSeconds() + " s");
+            }
+            sleep(Duration.ofMillis(10));
+        }
+    }
+
+    /**
+     * For pid files written before identities were recorded: the live process {@code pid} if its command
+     * line contains {@code markers} as consecutive arguments. Unreliable for long command lines, whose
+     * arguments the JDK does not report; see {@link ProcessIdentity}.
+     */
+    static Optional<ProcessHandle> findByMarkers(long pid, List<String> markers) {
         return ProcessHandle.of(pid)
                 .filter(ProcessHandle::isAlive)
                 .filter(handle -> handle.info().arguments()

@@ -3,7 +3,10 @@ package io.outboxrelay.devstack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -102,6 +105,23 @@ class KafkaNodeTest {
             assertEquals("0", config.get("group.initial.rebalance.delay.ms"));
         }
         assertEquals(2, threeNodes().minInsyncReplicas());
+    }
+
+    /** The Kafka JVM reads its class path from an argument file; a path with odd characters must survive it. */
+    @Test
+    void theClassPathArgumentFileKeepsBlanksQuotesBackslashesAndHashes() throws Exception {
+        Path odd = Files.createDirectories(dir.resolve("a b\"c\\d#e$f'g"));
+        Path argumentFile = dir.resolve("classpath.args");
+        Files.writeString(argumentFile, "-cp " + KafkaNode.quoteForArgumentFile(odd + ":" + dir) + "\n");
+
+        Process java = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + argumentFile, "-XshowSettings:properties", "-version")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+        assertEquals(0, java.waitFor(), output);
+        assertTrue(output.contains("java.class.path = " + odd), output);
     }
 
     private KafkaCluster threeNodes() {
