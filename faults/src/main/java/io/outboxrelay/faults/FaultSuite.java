@@ -13,9 +13,9 @@ import java.util.Map;
  * Runs the fault scenarios one after another on one stack and prints the counted table.
  * Exits with 1 when any promise was not kept.
  * <pre>
- * FaultSuite --mode quick|full --stack-script devstack/stack --stack-dir D --wlp target/liberty/wlp
- *            --war target/outbox-relay.war --server-xml src/main/liberty/config/server.xml
- *            --local-users src/main/liberty/local/local-users.xml --out faults/results [--only 1,2,4]
+ * FaultSuite --mode quick|full --stack-script devstack/stack --stack-dir D --wlp example/target/liberty/wlp
+ *            --war example/target/outbox-relay.war --server-xml example/src/main/liberty/config/server.xml
+ *            --local-users example/src/main/liberty/local/local-users.xml --out faults/results [--only 1,2,4]
  * </pre>
  */
 public final class FaultSuite {

@@ -41,7 +41,7 @@ final class Server {
     }
 
     /**
-     * Lays out a server folder: the project's server.xml, the WAR, the JDBC driver, and the
+     * Lays out a server folder: the example's server.xml with its fragments, the WAR, the JDBC driver, and the
      * environment (connection settings, local users, the given settings) in server.env.
      */
     static Server create(String name, Installation installation, Map<String, String> stackEnv,
@@ -54,7 +54,12 @@ final class Server {
         }
         Files.createDirectories(dir.resolve("apps"));
         Files.createDirectories(dir.resolve("jdbc"));
-        Files.copy(installation.serverXml(), dir.resolve("server.xml"));
+        // server.xml and the files it includes from its folder (the core's and the console's fragments)
+        try (var configs = Files.list(installation.serverXml().getParent())) {
+            for (Path config : configs.filter(file -> file.getFileName().toString().endsWith(".xml")).toList()) {
+                Files.copy(config, dir.resolve(config.getFileName()));
+            }
+        }
         Files.copy(installation.war(), dir.resolve("apps/outbox-relay.war"));
         Files.copy(installation.jdbcDriver(), dir.resolve("jdbc/postgresql.jar"), StandardCopyOption.REPLACE_EXISTING);
 

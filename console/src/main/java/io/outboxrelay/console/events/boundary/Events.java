@@ -1,0 +1,190 @@
+package io.outboxrelay.console.events.boundary;
+
+import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.console.events.control.EventCriteria;
+import io.outboxrelay.console.events.entity.AuditEntry;
+import io.outboxrelay.console.events.entity.EventDetail;
+import io.outboxrelay.console.events.entity.EventFilter;
+import io.outboxrelay.console.events.entity.EventPage;
+import io.outboxrelay.console.events.entity.EventSummary;
+import jakarta.inject.Inject;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.json.Json;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+
+import java.io.StringReader;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Read-only queries for operators, newest first, paged by a keyset cursor (the row id). */
+@ApplicationScoped
+public class Events {
+
+    private static final int LAST_ERROR_PREVIEW = 300;
+
+    @Inject
+    OutboxDataSources dataSources;
+
+    /** One dead-letter triage group: same topic, same state, same error class. */
+    public record DeadLetterGroup(String topic, String status, String errorClass, long events,
+                                  OffsetDateTime firstFailedAt, OffsetDateTime lastChangedAt) {
+    }
+
+    private static final String SUMMARY_COLUMNS = "id, event_id, aggregate_type, aggregate_id, event_type, topic, status,"
+            + " attempts, replay_count, created_at, published_at, left(last_error, " + LAST_ERROR_PREVIEW + ") AS last_error";
+
+    public EventPage search(EventFilter filter, Long cursor, int size) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        if (cursor != null) {
+            criteria = criteria.and("id < ?", cursor);
+        }
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(size + 1); // one more than asked tells whether another page exists
+        List<Long> ids = new ArrayList<>();
+        List<EventSummary> events = summaries(sql, parameters, ids);
+        boolean more = events.size() > size;
+        if (more) {
+            events.remove(size);
+        }
+        return new EventPage(events, more ? Long.toString(ids.get(size - 1)) : null);
+    }
+
+    /**
+     * A page by position, for the console's paged table: newest (or oldest) first, which is the
+     * id index's order. Deep pages cost their offset; the console counts at most {@code cap} rows.
+     */
+    public List<EventSummary> page(EventFilter filter, int offset, int size, boolean oldestFirst) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where()
+                + " ORDER BY id " + (oldestFirst ? "ASC" : "DESC") + " LIMIT ? OFFSET ?";
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(size);
+        parameters.add(offset);
+        return summaries(sql, parameters, new ArrayList<>());
+    }
+
+    /** How many events match, counting no further than {@code cap} (a count of millions is not worth its cost). */
+    public long countUpTo(EventFilter filter, long cap) throws SQLException {
+        EventCriteria criteria = EventCriteria.of(filter);
+        List<Object> parameters = new ArrayList<>(criteria.parameters());
+        parameters.add(cap);
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = prepare(connection, "SELECT count(*) FROM (SELECT 1 FROM outbox_event WHERE "
+                     + criteria.where() + " LIMIT ?) matching", parameters);
+             ResultSet count = query.executeQuery()) {
+            count.next();
+            return count.getLong(1);
+        }
+    }
+
+    /** DLT and DEAD events grouped the way operators triage them, the biggest group first. */
+    public List<DeadLetterGroup> deadLetterGroups() throws SQLException {
+        String sql = "SELECT topic, status, " + EventCriteria.ERROR_CLASS + " AS error_class, count(*) AS events,"
+                + " min(first_failed_at) AS first_failed_at, max(updated_at) AS last_changed_at"
+                + " FROM outbox_event WHERE status IN ('DEAD', 'DLT') GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
+        List<DeadLetterGroup> groups = new ArrayList<>();
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = connection.prepareStatement(sql);
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                groups.add(new DeadLetterGroup(rows.getString("topic"), rows.getString("status"),
+                        rows.getString("error_class"), rows.getLong("events"), time(rows, "first_failed_at"),
+                        time(rows, "last_changed_at")));
+            }
+        }
+        return groups;
+    }
+
+    private List<EventSummary> summaries(String sql, List<Object> parameters, List<Long> ids) throws SQLException {
+        List<EventSummary> events = new ArrayList<>();
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = prepare(connection, sql, parameters);
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                ids.add(rows.getLong("id"));
+                events.add(new EventSummary((UUID) rows.getObject("event_id"), rows.getString("aggregate_type"),
+                        rows.getString("aggregate_id"), rows.getString("event_type"), rows.getString("topic"),
+                        rows.getString("status"), rows.getInt("attempts"), rows.getInt("replay_count"),
+                        time(rows, "created_at"), time(rows, "published_at"), rows.getString("last_error")));
+            }
+        }
+        return events;
+    }
+
+    public Optional<EventDetail> find(UUID eventId) throws SQLException {
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = prepare(connection,
+                     "SELECT *, payload::text AS payload_json, headers::text AS headers_json FROM outbox_event WHERE event_id = ?",
+                     List.of(eventId));
+             ResultSet row = query.executeQuery()) {
+            if (!row.next()) {
+                return Optional.empty();
+            }
+            return Optional.of(new EventDetail(eventId, row.getString("aggregate_type"), row.getString("aggregate_id"),
+                    row.getString("event_type"), row.getInt("event_version"), row.getString("topic"),
+                    row.getString("status"), row.getInt("attempts"), row.getString("last_error"),
+                    time(row, "next_attempt_at"), time(row, "last_attempt_at"), time(row, "first_failed_at"),
+                    row.getString("lease_owner"), time(row, "lease_until"),
+                    (Integer) row.getObject("kafka_partition"), (Long) row.getObject("kafka_offset"),
+                    time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"),
+                    row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),
+                    audit(connection, "event_id = ?", List.of(eventId), null, 100)));
+        }
+    }
+
+    public List<AuditEntry> audit(Long cursor, int size) throws SQLException {
+        try (Connection connection = dataSources.nonTransactional().getConnection()) {
+            return audit(connection, "TRUE", List.of(), cursor, size);
+        }
+    }
+
+    private static List<AuditEntry> audit(Connection connection, String where, List<Object> parameters, Long cursor,
+                                          int size) throws SQLException {
+        List<Object> all = new ArrayList<>(parameters);
+        String sql = "SELECT id, at, actor, action, event_id, filter::text AS filter_json, cutoff, matched, replayed"
+                + " FROM replay_audit WHERE " + where;
+        if (cursor != null) {
+            sql += " AND id < ?";
+            all.add(cursor);
+        }
+        sql += " ORDER BY id DESC LIMIT ?";
+        all.add(size);
+        List<AuditEntry> entries = new ArrayList<>();
+        try (PreparedStatement query = prepare(connection, sql, all); ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                entries.add(new AuditEntry(rows.getLong("id"), time(rows, "at"), rows.getString("actor"),
+                        rows.getString("action"), (UUID) rows.getObject("event_id"),
+                        rows.getString("filter_json") == null ? null : json(rows.getString("filter_json")),
+                        time(rows, "cutoff"), rows.getInt("matched"), rows.getInt("replayed")));
+            }
+        }
+        return entries;
+    }
+
+    static PreparedStatement prepare(Connection connection, String sql, List<Object> parameters) throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        for (int i = 0; i < parameters.size(); i++) {
+            statement.setObject(i + 1, parameters.get(i));
+        }
+        return statement;
+    }
+
+    private static OffsetDateTime time(ResultSet row, String column) throws SQLException {
+        return row.getObject(column, OffsetDateTime.class);
+    }
+
+    private static JsonValue json(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return reader.readValue();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package io.outboxrelay.console.events.boundary;
+
+import io.outboxrelay.lag.boundary.LagSnapshot;
+import io.outboxrelay.lag.boundary.PublishRate;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How far behind things are: rows per status, the age of the oldest event not yet published,
+ * this server's publish rate, and each consumer group's lag per partition. The figures that
+ * cost a query are the latest snapshot ({@code measuredAt}, refreshed every
+ * {@code outbox.lag.refresh-ms}).
+ */
+@Path("lag")
+@Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed({"operator", "viewer"})
+public class LagResource {
+
+    @Inject
+    LagSnapshot snapshot;
+
+    @Inject
+    PublishRate publishRate;
+
+    @GET
+    public Map<String, Object> lag() {
+        LagSnapshot.Figures figures = snapshot.figures();
+        Map<String, Object> lag = new LinkedHashMap<>();
+        lag.put("measuredAt", figures.takenAt() == null ? null : figures.takenAt().toString());
+        lag.put("rowsByStatus", figures.rowsByStatus());
+        lag.put("oldestPendingAgeSeconds", figures.oldestPendingAgeSeconds());
+        lag.put("publishRatePerSecond", publishRate.perSecond());
+        lag.put("consumerGroups", figures.consumers());
+        if (figures.databaseError() != null) {
+            lag.put("databaseError", figures.databaseError());
+        }
+        if (figures.kafkaError() != null) {
+            lag.put("consumerGroupsError", figures.kafkaError());
+        }
+        return lag;
+    }
+}

@@ -1,0 +1,42 @@
+package io.outboxrelay.console.problem.boundary;
+
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/** Reading request parameters; a malformed one is refused with a 400 that names it. */
+public final class Parameters {
+
+    private static final Pattern CANONICAL_UUID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private Parameters() {
+    }
+
+    /** A UUID in its canonical form, or null when blank. */
+    public static UUID uuid(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (!CANONICAL_UUID.matcher(value.trim()).matches()) {
+            throw new InvalidInputException("'" + name + "' must be a UUID such as 0190f1c2-7d3a-7b4e-9c1d-2e3f4a5b6c7d");
+        }
+        return UUID.fromString(value.trim());
+    }
+
+    /** A whole number, or null when blank. */
+    public static Integer wholeNumber(String name, String value) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.trim());
+        } catch (NumberFormatException notANumber) {
+            throw new InvalidInputException("'" + name + "' must be a whole number");
+        }
+    }
+
+    /** Control characters have no place in a filter value (and PostgreSQL text cannot even hold a NUL). */
+    public static boolean hasControlCharacters(String value) {
+        return value.chars().anyMatch(Character::isISOControl);
+    }
+}

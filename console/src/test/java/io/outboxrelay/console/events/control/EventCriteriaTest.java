@@ -1,0 +1,47 @@
+package io.outboxrelay.console.events.control;
+
+import io.outboxrelay.console.events.entity.EventFilter;
+import io.outboxrelay.outbox.entity.EventStatus;
+import org.junit.jupiter.api.Test;
+
+import java.time.OffsetDateTime;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EventCriteriaTest {
+
+    @Test
+    void anEmptyFilterMatchesEverything() {
+        EventCriteria criteria = EventCriteria.of(new EventFilter(null, null, null, null, Set.of(), null, null));
+
+        assertThat(criteria.where()).isEqualTo("TRUE");
+        assertThat(criteria.parameters()).isEmpty();
+    }
+
+    @Test
+    void valuesBecomeParametersNeverSqlText() {
+        String hostile = "x'; DROP TABLE outbox_event; --";
+        UUID eventId = UUID.randomUUID();
+        OffsetDateTime from = OffsetDateTime.parse("2026-11-01T00:00:00Z");
+
+        EventCriteria criteria = EventCriteria.of(new EventFilter(eventId, hostile, "order-1", "OrderPaid",
+                EnumSet.of(EventStatus.DEAD, EventStatus.DLT), from, null));
+
+        assertThat(criteria.where()).doesNotContain(hostile)
+                .isEqualTo("event_id = ? AND aggregate_type = ? AND aggregate_id = ? AND event_type = ?"
+                        + " AND status IN ('DLT', 'DEAD') AND created_at >= ?");
+        assertThat(criteria.parameters()).containsExactly(eventId, hostile, "order-1", "OrderPaid", from);
+    }
+
+    @Test
+    void moreConditionsAppendTheirParametersInOrder() {
+        EventCriteria criteria = EventCriteria.of(new EventFilter(null, "Order", null, null, Set.of(), null, null))
+                .and("id < ?", 42L);
+
+        assertThat(criteria.where()).isEqualTo("aggregate_type = ? AND id < ?");
+        assertThat(criteria.parameters()).containsExactly("Order", 42L);
+    }
+}

@@ -1,0 +1,52 @@
+package io.outboxrelay.health.boundary;
+
+import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.schema.control.SchemaMigration;
+import jakarta.inject.Inject;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/** Ready only when PostgreSQL answers and the schema has been migrated. */
+@Readiness
+@ApplicationScoped
+public class DatabaseReadiness implements HealthCheck {
+
+    @Inject
+    OutboxDataSources dataSources;
+
+    /** Migrations recorded in the outbox's own history; 0 when its schema was applied by hand. */
+    private static long migrationsApplied(Statement statement) throws SQLException {
+        try (ResultSet history = statement.executeQuery(
+                "SELECT to_regclass('" + SchemaMigration.HISTORY_TABLE + "') IS NOT NULL")) {
+            history.next();
+            if (!history.getBoolean(1)) {
+                return 0;
+            }
+        }
+        try (ResultSet applied = statement.executeQuery("SELECT count(*) FROM " + SchemaMigration.HISTORY_TABLE
+                + " WHERE success AND type <> 'BASELINE'")) {
+            applied.next();
+            return applied.getLong(1);
+        }
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        var response = HealthCheckResponse.named("database");
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(3);
+            statement.execute("SELECT 1 FROM outbox_event LIMIT 0"); // the outbox's table is there
+            return response.up().withData("migrationsApplied", migrationsApplied(statement)).build();
+        } catch (SQLException unreachable) {
+            return response.down().withData("error", "database unavailable (SQLState " + unreachable.getSQLState() + ")").build();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.outboxrelay.lag.control;
+
+import io.outboxrelay.database.control.OutboxDataSources;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** What the outbox table holds: rows per status and how old the oldest unpublished event is. */
+@ApplicationScoped
+public class OutboxBacklog {
+
+    /**
+     * Exact counts for the states that need work (they sit in small partial indexes); SENT,
+     * which only grows, is PostgreSQL's estimate so this stays cheap on a huge table.
+     */
+    private static final String ROWS_BY_STATUS = """
+            SELECT status, count(*) AS rows FROM outbox_event WHERE status <> 'SENT' GROUP BY status
+            UNION ALL
+            SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
+                        - (SELECT count(*) FROM outbox_event WHERE status <> 'SENT'))""";
+
+    private static final String OLDEST_PENDING_AGE = """
+            SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)
+              FROM outbox_event WHERE status IN ('PENDING', 'IN_FLIGHT')""";
+
+    @Inject
+    OutboxDataSources dataSources;
+
+    public Map<String, Long> rowsByStatus() throws SQLException {
+        Map<String, Long> rows = new TreeMap<>();
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = connection.prepareStatement(ROWS_BY_STATUS);
+             ResultSet counts = query.executeQuery()) {
+            while (counts.next()) {
+                rows.put(counts.getString("status"), counts.getLong("rows"));
+            }
+        }
+        return rows;
+    }
+
+    /** Seconds since the oldest event not yet published was written; 0 when there is none. */
+    public double oldestPendingAgeSeconds() throws SQLException {
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = connection.prepareStatement(OLDEST_PENDING_AGE);
+             ResultSet oldest = query.executeQuery()) {
+            oldest.next();
+            return oldest.getDouble(1);
+        }
+    }
+}

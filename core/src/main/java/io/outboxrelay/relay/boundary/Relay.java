@@ -1,0 +1,120 @@
+package io.outboxrelay.relay.boundary;
+
+import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.relay.control.RelayRound;
+import io.outboxrelay.relay.control.RelaySettings;
+import io.outboxrelay.relay.control.RelayStore;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * Starts the relay's workers when the application starts (after the schema migration) and
+ * stops them when it stops: the round in flight finishes, then every lease still held is
+ * released so another server can take the rows at once. {@code outbox.relay.enabled=false}
+ * keeps this server from relaying. Besides its poll, the relay wakes when this server commits an
+ * append and, through PostgreSQL's LISTEN/NOTIFY, when any other server does
+ * ({@code outbox.relay.listen}).
+ */
+@Startup
+@Singleton
+@DependsOn("OutboxRelaySchemaMigration")
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Relay {
+
+    private static final Logger LOG = Logger.getLogger(Relay.class.getName());
+
+    @Resource
+    ManagedScheduledExecutorService executor;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @Inject
+    OutboxDataSources dataSources;
+
+    @Inject
+    RelaySettings settings;
+
+    @Inject
+    RelayRound round;
+
+    @Inject
+    RelayStore store;
+
+    @Inject
+    Clock clock;
+
+    private final List<RelayWorker> workers = new ArrayList<>();
+    private final List<ScheduledFuture<?>> polls = new ArrayList<>();
+    private RelayListener listener;
+
+    @PostConstruct
+    void start() {
+        if (!settings.enabled()) {
+            LOG.info("Relay disabled on this server (outbox.relay.enabled=false)");
+            return;
+        }
+        for (int i = 0; i < settings.workers(); i++) {
+            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor);
+            workers.add(worker);
+            long poll = settings.pollInterval().toMillis();
+            polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
+        }
+        if (settings.listen()) {
+            listener = new RelayListener(dataSources, this::wake);
+            Thread thread = threads.newThread(listener);
+            thread.setName("outbox-relay-listener");
+            thread.start();
+        }
+        LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
+                + ", batch " + settings.batchSize() + ", ordering " + settings.ordering()
+                + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
+    }
+
+    /** Publishes now rather than at the next poll; cheap to call often. */
+    public void wake() {
+        workers.forEach(RelayWorker::wake);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (listener != null) {
+            listener.stop();
+        }
+        polls.forEach(poll -> poll.cancel(false));
+        workers.forEach(RelayWorker::stop);
+        // a round waits at most one send timeout for its batch, one for an isolated suspect and one for dead letters
+        long grace = 3 * settings.sendTimeout().toMillis() + 5_000;
+        for (RelayWorker worker : workers) {
+            worker.awaitIdle(grace);
+            try {
+                int released = store.releaseAll(worker.owner(), clock.instant());
+                if (released > 0) {
+                    LOG.info(() -> "Relay stopping: released " + released + " leased row(s) of " + worker.owner());
+                }
+            } catch (java.sql.SQLException e) {
+                LOG.warning(() -> "Relay stopping: could not release the leases of " + worker.owner()
+                        + "; they expire on their own: " + e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.outboxrelay.relay.control;
+
+import io.outboxrelay.time.Backoff;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Every relay knob, read once from MicroProfile Config; defaults are documented in docs/configuration.md. */
+@ApplicationScoped
+public class RelaySettings {
+
+    public enum Ordering { AGGREGATE, NONE }
+
+    static final String PRODUCER_PREFIX = "outbox.relay.producer.";
+
+    @Inject @ConfigProperty(name = "outbox.relay.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @Inject @ConfigProperty(name = "outbox.relay.workers", defaultValue = "1")
+    int workers;
+
+    @Inject @ConfigProperty(name = "outbox.relay.batch-size", defaultValue = "500")
+    int batchSize;
+
+    @Inject @ConfigProperty(name = "outbox.relay.poll-interval-ms", defaultValue = "500")
+    long pollIntervalMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.listen", defaultValue = "true")
+    boolean listen;
+
+    @Inject @ConfigProperty(name = "outbox.relay.lease-ms", defaultValue = "60000")
+    long leaseMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.send-timeout-ms", defaultValue = "30000")
+    long sendTimeoutMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.max-attempts", defaultValue = "10")
+    int maxAttempts;
+
+    @Inject @ConfigProperty(name = "outbox.relay.backoff.base-ms", defaultValue = "1000")
+    long backoffBaseMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.backoff.cap-ms", defaultValue = "300000")
+    long backoffCapMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.backoff.jitter", defaultValue = "0.2")
+    double backoffJitter;
+
+    @Inject @ConfigProperty(name = "outbox.relay.outage.backoff.base-ms", defaultValue = "1000")
+    long outageBaseMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.outage.backoff.cap-ms", defaultValue = "30000")
+    long outageCapMs;
+
+    @Inject @ConfigProperty(name = "outbox.relay.ordering", defaultValue = "aggregate")
+    String ordering;
+
+    @Inject @ConfigProperty(name = "outbox.relay.ordering.block-on-dead", defaultValue = "false")
+    boolean blockOnDead;
+
+    @Inject @ConfigProperty(name = "outbox.cloudevents.source", defaultValue = "/outbox-relay")
+    String cloudEventsSource;
+
+    @Inject @ConfigProperty(name = "outbox.relay.instance-id")
+    Optional<String> configuredInstanceId;
+
+    private String instanceId;
+
+    @Inject
+    Config config;
+
+    public boolean enabled() { return enabled; }
+    public boolean listen() { return listen; }
+    public int workers() { return Math.max(1, workers); }
+    public int batchSize() { return Math.max(1, batchSize); }
+    public Duration pollInterval() { return Duration.ofMillis(pollIntervalMs); }
+    public Duration lease() { return Duration.ofMillis(leaseMs); }
+    public Duration sendTimeout() { return Duration.ofMillis(sendTimeoutMs); }
+    public String cloudEventsSource() { return cloudEventsSource; }
+    public boolean blockOnDead() { return blockOnDead; }
+
+    public Ordering ordering() {
+        return Ordering.valueOf(ordering.trim().toUpperCase(java.util.Locale.ROOT));
+    }
+
+    public Backoff retryBackoff() {
+        return new Backoff(Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), backoffJitter);
+    }
+
+    public Backoff outageBackoff() {
+        return new Backoff(Duration.ofMillis(outageBaseMs), Duration.ofMillis(outageCapMs), 0.1);
+    }
+
+    public int maxAttempts() {
+        return Math.max(1, maxAttempts);
+    }
+
+    /** Identifies this server's leases; unique per server process unless configured. */
+    public synchronized String instanceId() {
+        if (instanceId == null) {
+            instanceId = configuredInstanceId.filter(id -> !id.isBlank()).orElseGet(() ->
+                    ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8));
+        }
+        return instanceId;
+    }
+
+    /** Producer properties: safe defaults, then every {@code outbox.relay.producer.*} key passed through. */
+    public Map<String, Object> producerOverrides() {
+        Map<String, Object> overrides = new HashMap<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(PRODUCER_PREFIX)) {
+                overrides.put(name.substring(PRODUCER_PREFIX.length()), config.getValue(name, String.class));
+            }
+        }
+        return overrides;
+    }
+}

@@ -1,0 +1,5 @@
+package io.outboxrelay.example.orders.entity;
+
+public enum OrderStatus {
+    CREATED, PAID, CANCELLED
+}

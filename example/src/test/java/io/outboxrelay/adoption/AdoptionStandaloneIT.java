@@ -1,0 +1,94 @@
+package io.outboxrelay.adoption;
+
+import io.outboxrelay.support.Kafka;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Topology (b): the payments application only appends ({@code outbox.relay.enabled=false}); the Outbox Relay
+ * server WAR, deployed beside it as an application of its own, publishes its events and shows them in its
+ * console's API. The relay server polls only every ten minutes, far beyond this test's patience, so an event
+ * can reach Kafka in time only through the cross-server wake-up: PostgreSQL's NOTIFY from the appending
+ * transaction to the relay's LISTEN. The two applications share no CDI events, only the database.
+ */
+class AdoptionStandaloneIT {
+
+    private static final String TOPIC = Kafka.uniqueTopic("adoption-standalone-payments");
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Duration RELAY_POLL = Duration.ofMinutes(10);
+    private static AdoptionServer server;
+
+    @BeforeAll
+    static void deployTheAppendOnlyApplicationAndTheRelayServer() throws Exception {
+        Kafka.createTopic(TOPIC, 3);
+        server = AdoptionServer.start("outbox-adoption-standalone", "adoption_standalone", true, List.of(
+                new AdoptionServer.App("payments", AdoptionServer.paymentsWar(), "/payments", Map.of(
+                        "outbox.relay.enabled", "false",
+                        "outbox.retention.enabled", "false",
+                        "outbox.topic.Payment", TOPIC,
+                        "mp.messaging.incoming.ledger.topic", TOPIC,
+                        "mp.messaging.incoming.ledger.group.id", "ledger-" + TOPIC)),
+                new AdoptionServer.App("relay", AdoptionServer.serverWar(), "/relay", Map.of(
+                        "outbox.relay.poll-interval-ms", String.valueOf(RELAY_POLL.toMillis())))));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void theRelayServerPublishesAnotherApplicationsAppendWithinMillisecondsOfItsCommit() throws Exception {
+        assertThat(RELAY_POLL).as("only a wake-up can beat the poll within the test's patience").isGreaterThan(PATIENCE.multipliedBy(10));
+        String payer = "standalone-" + UUID.randomUUID();
+        Instant committed = Instant.now();
+        HttpResponse<String> paid = send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/api/payments"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"payer\": \"" + payer + "\", \"amount\": 3.20}")));
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(201);
+        String eventId = Json.createReader(new StringReader(paid.body())).readObject().getString("eventId");
+
+        Awaitility.await("the relay server publishes the payment's event").atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
+                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'SENT'",
+                        eventId) == 1);
+        Duration published = Duration.between(committed, Instant.now());
+        assertThat(Kafka.consumeUntil(TOPIC, "the payment's event",
+                records -> records.stream().anyMatch(record -> eventId.equals(Kafka.header(record, "ce_id"))))).isNotEmpty();
+
+        String operator = "Basic " + Base64.getEncoder().encodeToString(
+                ("operator:" + System.getProperty("it.operator.password")).getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> detail = send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/relay/outbox/api/events/" + eventId))
+                .header("Authorization", operator));
+        assertThat(detail.statusCode()).as("the standalone console's API knows the event: " + detail.body()).isEqualTo(200);
+        JsonObject event = Json.createReader(new StringReader(detail.body())).readObject();
+        assertThat(event.getString("status")).isEqualTo("SENT");
+        assertThat(event.getString("topic")).isEqualTo(TOPIC);
+        System.out.println("standalone relay: payment committed to SENT in " + published.toMillis() + " ms (poll " + RELAY_POLL + ")");
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,153 @@
+package io.outboxrelay.console;
+
+import io.outboxrelay.support.Api;
+import io.outboxrelay.support.Browser;
+import io.outboxrelay.support.Database;
+import io.outboxrelay.support.Kafka;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator console in a real headless Chromium against the real server: sign in, find an
+ * event by its id, replay a dead letter and watch it get published, triage dead letters by
+ * error class with a dry-run count before a bulk replay, see the lag charts drawn, and what a
+ * viewer may not do. Screenshots of each step go to target/screenshots.
+ */
+class ConsoleBrowserIT {
+
+    private Browser browser;
+
+    @BeforeEach
+    void openBrowser() {
+        Api.awaitReady(Duration.ofMinutes(3));
+        browser = new Browser();
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void anOperatorSignsInFindsADeadLetterByItsIdAndReplaysIt() {
+        String topic = Kafka.uniqueTopic("console-replay");
+        Kafka.createTopic(topic, 1);
+        UUID eventId = deadLetter(topic, "DLT", "org.apache.kafka.common.errors.RecordTooLargeException");
+
+        browser.open("/outbox/console/");
+        assertThat(browser.currentPath()).as("the console asks to sign in first").startsWith("/outbox/console/login.xhtml");
+        signIn("operator", Api.OPERATOR_PASSWORD);
+        browser.screenshot("01-search");
+
+        browser.find(By.id("search:query")).sendKeys(eventId.toString());
+        browser.find(By.id("search:find")).click();
+        browser.awaitText(By.id("eventId"), eventId.toString());
+        assertThat(browser.find(By.id("status")).getText()).isEqualTo("DLT");
+        assertThat(browser.find(By.id("lastError")).getText()).contains("RecordTooLargeException");
+        assertThat(browser.find(By.id("payload")).getText()).contains("\"parcel\": \"fragile\"");
+        browser.screenshot("02-event-dlt");
+
+        browser.find(By.id("actions:replay")).click();
+        browser.awaitText(By.id("messages"), "Replayed");
+        Awaitility.await("the replayed event to be published").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    browser.driver().navigate().refresh();
+                    return "SENT".equals(browser.find(By.id("status")).getText());
+                });
+        assertThat(browser.find(By.id("kafka")).getText()).startsWith("partition 0, offset 0");
+        assertThat(browser.find(By.id("replays")).getText()).contains("operator", "this event alone");
+        browser.screenshot("03-event-sent-after-replay");
+    }
+
+    @Test
+    void deadLettersAreGroupedByErrorAndABulkReplayShowsItsDryRunCountFirst() {
+        String topic = Kafka.uniqueTopic("console-bulk");
+        Kafka.createTopic(topic, 1);
+        String errorClass = "com.example.PoisonPill" + UUID.randomUUID().toString().replace("-", "");
+        for (int i = 0; i < 3; i++) {
+            deadLetter(topic, "DEAD", errorClass);
+        }
+
+        browser.open("/outbox/console/dead-letters.xhtml");
+        signIn("operator", Api.OPERATOR_PASSWORD);
+        WebElement group = browser.find(By.xpath("//tr[td//span[text()='" + errorClass + "']]"));
+        assertThat(group.getText()).contains(topic, "DEAD", "3");
+        group.findElement(By.cssSelector(".show-group")).click();
+        browser.awaitText(By.id("groupTitle"), errorClass);
+        browser.screenshot("04-dead-letters-group");
+
+        browser.find(By.id("dead:replayAll")).click();
+        browser.awaitText(By.id("matched"), "3");
+        browser.screenshot("05-bulk-replay-dry-run");
+        browser.find(By.id("dead:confirmReplay")).click();
+        browser.awaitText(By.id("messages"), "Replayed 3 of 3");
+
+        assertThat(Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND replay_count = 1", topic))
+                .isEqualTo(3);
+        assertThat(Database.count("SELECT count(*) FROM replay_audit WHERE action = 'REPLAY_BULK' AND actor = 'operator'"
+                + " AND filter->>'errorClass' = ?", errorClass)).isEqualTo(1);
+    }
+
+    @Test
+    void theLagPageDrawsItsCharts() {
+        browser.open("/outbox/console/lag.xhtml");
+        signIn("viewer", Api.VIEWER_PASSWORD);
+
+        WebElement canvas = browser.find(By.cssSelector("[id='lagForm:statusChart'] canvas"));
+        Awaitility.await("the rows-by-status chart to be drawn").atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            Object labels = ((JavascriptExecutor) browser.driver())
+                    .executeScript("var chart = Chart.getChart(arguments[0]); return chart ? chart.data.labels : null;", canvas);
+            assertThat(labels).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).contains("SENT");
+        });
+        assertThat(canvas.getSize().getWidth()).isGreaterThan(200);
+        browser.screenshot("06-lag");
+    }
+
+    @Test
+    void aViewerSeesDeadLettersButNoReplayAndAWrongPasswordIsTurnedAway() {
+        UUID eventId = deadLetter(Kafka.uniqueTopic("console-viewer"), "DEAD", "com.example.ViewerOnly");
+
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        signIn("viewer", "not-the-password");
+        assertThat(browser.find(By.id("loginError")).getText()).contains("did not match");
+
+        signIn("viewer", Api.VIEWER_PASSWORD);
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        assertThat(browser.find(By.id("status")).getText()).isEqualTo("DEAD");
+        List<WebElement> replayButtons = browser.driver().findElements(By.id("actions:replay"));
+        assertThat(replayButtons).as("a viewer gets no replay button").isEmpty();
+        assertThat(browser.find(By.id("who")).getText()).contains("viewer");
+        browser.screenshot("07-viewer-event");
+    }
+
+    private void signIn(String user, String password) {
+        browser.find(By.id("j_username")).sendKeys(user);
+        browser.find(By.id("j_password")).sendKeys(password);
+        browser.find(By.id("signIn")).click();
+    }
+
+    private static UUID deadLetter(String topic, String status, String errorClass) {
+        UUID eventId = UUID.randomUUID();
+        Database.update("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,
+                                          status, attempts, last_error, next_attempt_at, first_failed_at)
+                VALUES (?, 'Parcel', ?, 'ParcelLost', ?, '{"parcel": "fragile"}'::jsonb, '{"correlation-id": "it-console"}'::jsonb,
+                        ?, 3, ? || ': the broker refused it', now(), now())""",
+                eventId, "parcel-" + eventId, topic, status, errorClass);
+        return eventId;
+    }
+}

@@ -1,0 +1,61 @@
+package io.outboxrelay.consumer.boundary;
+
+import io.outboxrelay.consumer.control.ConsumedEvents;
+import io.outboxrelay.consumer.control.ConsumerDeadLetters;
+import io.outboxrelay.consumer.control.IncomingEvents;
+import io.outboxrelay.consumer.control.PartitionLanes;
+import io.outboxrelay.consumer.control.Retrying;
+import io.outboxrelay.consumer.entity.ConsumerOutcome;
+import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.consumer.entity.PoisonRecordException;
+import io.outboxrelay.database.control.DatabaseFailures;
+import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.kafka.control.KafkaSettings;
+import io.outboxrelay.time.Backoff;
+import io.outboxrelay.time.SystemClock;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+import java.io.File;
+import java.net.URISyntaxException;
+
+/**
+ * Another application built on the reusable consumer piece: {@link FlakyConsumer} on its own
+ * liberty-kafka channel, as any team would deploy it next to Outbox Relay.
+ */
+final class FlakyApplication {
+
+    private FlakyApplication() {
+    }
+
+    static WebArchive war(String name, String topic, String group) {
+        return ShrinkWrap.create(WebArchive.class, name + ".war")
+                .addClasses(FlakyConsumer.class, NotificationRows.class, ReliableConsumer.class,
+                        IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
+                        ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, ConsumerOutcome.class,
+                        ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
+                        Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
+                        Backoff.class, DatabaseFailures.class, OutboxDataSources.class, KafkaSettings.class, SystemClock.class)
+                .addAsResource("META-INF/persistence.xml")
+                .addAsResource(new StringAsset(String.join("\n",
+                        "mp.messaging.connector.liberty-kafka.bootstrap.servers=${KAFKA_BOOTSTRAP_SERVERS}",
+                        "mp.messaging.incoming.flaky.connector=liberty-kafka",
+                        "mp.messaging.incoming.flaky.topic=" + topic,
+                        "mp.messaging.incoming.flaky.group.id=" + group,
+                        "mp.messaging.incoming.flaky.key.deserializer=org.apache.kafka.common.serialization.StringDeserializer",
+                        "mp.messaging.incoming.flaky.value.deserializer=org.apache.kafka.common.serialization.StringDeserializer",
+                        "mp.messaging.incoming.flaky.enable.auto.commit=false",
+                        "mp.messaging.incoming.flaky.auto.offset.reset=earliest")), "META-INF/microprofile-config.properties")
+                .addAsLibraries(jarOf(KafkaProducer.class), jarOf(org.slf4j.Logger.class));
+    }
+
+    private static File jarOf(Class<?> type) {
+        try {
+            return new File(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

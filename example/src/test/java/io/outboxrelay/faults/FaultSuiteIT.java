@@ -1,0 +1,92 @@
+package io.outboxrelay.faults;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The fault suite's documented command in its quick mode, {@code faults/run quick}: its own
+ * PostgreSQL and three-node Kafka cluster, its own servers started, killed with SIGKILL and
+ * restarted, Kafka and PostgreSQL stopped under load. Uses the WAR and Liberty installation this
+ * build made. The counts must show nothing lost and every order applied once, in every scenario.
+ */
+class FaultSuiteIT {
+
+    /** The project's top folder, where faults/run and devstack/stack live. */
+    private static final Path PROJECT = Path.of(System.getProperty("it.project.root", "..")).toAbsolutePath().normalize();
+
+    private static final List<String> SCENARIOS = List.of("8 production profile", "1 server crash", "2 broker outage",
+            "3 database restart", "4a scale-out", "4b scale-out", "5 Kafka cluster", "6 poison mixed in");
+
+    @Test
+    void nothingIsLostAndEveryOrderIsAppliedOnceUnderEveryFault() throws Exception {
+        Path stack = Path.of("target", "faults-stack").toAbsolutePath();
+        freshStack(stack);
+        Path results = Path.of("target", "faults-quick");
+        Path log = Path.of("target", "faults-quick.log");
+        ProcessBuilder suite = new ProcessBuilder("faults/run", "quick").directory(PROJECT.toFile())
+                .redirectErrorStream(true).redirectOutput(log.toFile().getAbsoluteFile());
+        suite.environment().putAll(Map.of(
+                "FAULTS_STACK", stack.toString(),
+                "FAULTS_WLP", Path.of("target", "liberty", "wlp").toAbsolutePath().toString(),
+                "FAULTS_WAR", Path.of("target", "outbox-relay.war").toAbsolutePath().toString(),
+                "FAULTS_RESULTS", results.toAbsolutePath().toString()));
+        Process process = suite.start();
+        boolean finished = process.waitFor(25, TimeUnit.MINUTES);
+        if (!finished) {
+            process.destroy();
+            process.waitFor(2, TimeUnit.MINUTES);
+        }
+
+        assertThat(finished).as("faults/run quick finished; its output:\n" + tail(log)).isTrue();
+        String json = Files.readString(latest(results, "-quick.json"));
+        for (String scenario : SCENARIOS) {
+            assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
+        }
+        assertThat(numbers(json, "lost")).as("lost per order scenario").hasSize(7).containsOnly(0L);
+        assertThat(numbers(json, "orders written")).as("orders written per scenario").allMatch(count -> count >= 1_000);
+        assertThat(numbers(json, "inventory effect")).as("the inventory effect equals the orders, every scenario")
+                .isEqualTo(numbers(json, "orders written"));
+        assertThat(json).as("violations; the suite's output:\n" + tail(log)).doesNotContain("\"passed\": false");
+        assertThat(process.exitValue()).isZero();
+    }
+
+    /** The run starts on a stack of its own: whatever an earlier run left is stopped and removed. */
+    private static void freshStack(Path stack) throws IOException, InterruptedException {
+        if (Files.exists(stack)) {
+            new ProcessBuilder("devstack/stack", "down", "--dir", stack.toString()).directory(PROJECT.toFile()).inheritIO().start().waitFor(3, TimeUnit.MINUTES);
+            try (Stream<Path> files = Files.walk(stack)) {
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static List<Long> numbers(String json, String name) {
+        Matcher matcher = Pattern.compile("\"" + Pattern.quote(name) + "\": (\\d+)").matcher(json);
+        return matcher.results().map(match -> Long.parseLong(match.group(1))).toList();
+    }
+
+    private static Path latest(Path folder, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(suffix))
+                    .max(Comparator.comparing(file -> file.toFile().lastModified())).orElseThrow();
+        }
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+    }
+}

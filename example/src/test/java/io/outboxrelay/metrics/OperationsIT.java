@@ -1,0 +1,126 @@
+package io.outboxrelay.metrics;
+
+import io.outboxrelay.support.Api;
+import io.outboxrelay.support.Api.Answer;
+import io.outboxrelay.support.Database;
+import io.outboxrelay.support.Kafka;
+import jakarta.json.JsonObject;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The scrape endpoint and the lag on the real server: Prometheus' own checker accepts the
+ * output, the counters move with real traffic, and a consumer group's lag matches a known
+ * produced/committed count in both /outbox/api/lag and the metrics.
+ */
+class OperationsIT {
+
+    private static final Path PROMTOOL = Path.of(System.getProperty("it.promtool", "/usr/bin/promtool"));
+
+    @BeforeAll
+    static void serverIsReady() {
+        Api.awaitReady(Duration.ofMinutes(3));
+    }
+
+    @Test
+    void theScrapePassesPromtoolAndCountsPublishedAndConsumedEvents() throws Exception {
+        Answer created = Api.post("/api/orders",
+                "{\"customerId\": \"metrics-it\", \"lines\": [{\"sku\": \"metrics-mug\", \"quantity\": 1, \"unitPrice\": 5}]}");
+        assertThat(created.status()).isEqualTo(201);
+        UUID eventId = UUID.fromString(created.json().getString("eventId"));
+        Awaitility.await("the order event to be published and consumed").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> Database.count("SELECT count(*) FROM consumed_event WHERE consumer_group = 'inventory'"
+                        + " AND event_id = ?", eventId) == 1);
+
+        String scrape = scrape();
+
+        assertThat(promtool(scrape)).as("promtool check metrics").isEmpty();
+        assertThat(value(scrape, "outbox_publish_results_total{result=\"sent\"}")).isPositive();
+        assertThat(value(scrape, "outbox_consumer_records_total{group=\"inventory\",result=\"processed\"}")).isPositive();
+        assertThat(value(scrape, "outbox_commit_to_ack_seconds_count")).isPositive();
+        assertThat(scrape).contains("outbox_events{status=\"SENT\"}", "outbox_oldest_pending_age_seconds ",
+                "outbox_relay_outage 0", "outbox_relay_round_seconds_bucket");
+        assertThat(scrape).as("no event id as a tag").doesNotContain(eventId.toString());
+    }
+
+    @Test
+    void aConsumerGroupsLagIsWhatWasProducedMinusWhatItCommitted() {
+        String topic = Kafka.uniqueTopic("lag");
+        String group = "lag-it-" + UUID.randomUUID();
+        Kafka.createTopic(topic, 1);
+        for (int i = 0; i < 10; i++) {
+            Kafka.produce(topic, 0, "k" + i, "{}", Map.of());
+        }
+        commit(group, new TopicPartition(topic, 0), 4);
+
+        Awaitility.await("the lag snapshot to show the group").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    JsonObject partition = Api.get("/outbox/api/lag", Api.VIEWER).json().getJsonArray("consumerGroups")
+                            .getValuesAs(JsonObject.class).stream()
+                            .filter(lag -> group.equals(lag.getString("group")))
+                            .findFirst().orElseThrow(() -> new AssertionError("no lag for " + group + " yet"));
+                    assertThat(partition.getString("topic")).isEqualTo(topic);
+                    assertThat(partition.getJsonNumber("committed").longValue()).isEqualTo(4);
+                    assertThat(partition.getJsonNumber("end").longValue()).isEqualTo(10);
+                    assertThat(partition.getJsonNumber("lag").longValue()).isEqualTo(6);
+                });
+        assertThat(value(scrape(), "outbox_consumer_lag_records{group=\"" + group + "\",partition=\"0\",topic=\"" + topic + "\"}"))
+                .isEqualTo(6.0);
+    }
+
+    private static void commit(String group, TopicPartition partition, long offset) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, Kafka.BOOTSTRAP,
+                ConsumerConfig.GROUP_ID_CONFIG, group,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"), new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.commitSync(Map.of(partition, new OffsetAndMetadata(offset)), Duration.ofSeconds(30));
+        }
+    }
+
+    private static String scrape() {
+        Answer scrape = Api.get("/prometheus");
+        assertThat(scrape.status()).isEqualTo(200);
+        return scrape.body();
+    }
+
+    private static double value(String scrape, String series) {
+        Matcher line = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE).matcher(scrape);
+        assertThat(line.find()).as(series + " in the scrape").isTrue();
+        return Double.parseDouble(line.group(1));
+    }
+
+    /** What promtool finds wrong (empty: nothing). Fails loudly when promtool is not installed. */
+    private static String promtool(String scrape) throws IOException, InterruptedException {
+        assertThat(Files.isExecutable(PROMTOOL)).as("promtool at " + PROMTOOL
+                + ": install the Debian package prometheus (.ci/run does)").isTrue();
+        Process process = new ProcessBuilder(PROMTOOL.toString(), "check", "metrics").redirectErrorStream(true).start();
+        process.getOutputStream().write(scrape.getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().close();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return process.exitValue() == 0 ? output.strip() : "exit " + process.exitValue() + ": " + output;
+    }
+}

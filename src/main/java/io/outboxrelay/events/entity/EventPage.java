@@ -1,7 +1,0 @@
-package io.outboxrelay.events.entity;
-
-import java.util.List;
-
-/** A page of results, newest first; {@code nextCursor} fetches the next (older) page, null at the end. */
-public record EventPage(List<EventSummary> events, String nextCursor) {
-}

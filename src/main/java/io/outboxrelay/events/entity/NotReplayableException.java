@@ -1,9 +1,0 @@
-package io.outboxrelay.events.entity;
-
-/** Only dead letters (DLT or DEAD) can be replayed. */
-public class NotReplayableException extends RuntimeException {
-
-    public NotReplayableException(String message) {
-        super(message);
-    }
-}

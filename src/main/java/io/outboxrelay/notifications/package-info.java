@@ -1,2 +1,0 @@
-/** Sample consumer: records one notification per order event. */
-package io.outboxrelay.notifications;

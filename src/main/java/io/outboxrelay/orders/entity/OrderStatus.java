@@ -1,5 +1,0 @@
-package io.outboxrelay.orders.entity;
-
-public enum OrderStatus {
-    CREATED, PAID, CANCELLED
-}
