@@ -72,3 +72,12 @@ CREATE TABLE IF NOT EXISTS replay_audit (
 );
 
 CREATE INDEX IF NOT EXISTS replay_audit_event_idx ON replay_audit (event_id) WHERE event_id IS NOT NULL;
+
+-- IF NOT EXISTS takes over a table of the same name: one that is not Outbox Relay's fails the
+-- migration here, naming the missing column, rather than the application's first append.
+SELECT id, event_id, aggregate_type, aggregate_id, event_type, event_version, topic, payload, headers, status,
+       attempts, next_attempt_at, last_error, last_attempt_at, first_failed_at, lease_owner, lease_until,
+       kafka_partition, kafka_offset, published_at, created_at, updated_at, replay_count
+  FROM outbox_event LIMIT 0;
+SELECT consumer_group, event_id, event_type, consumed_at FROM consumed_event LIMIT 0;
+SELECT id, at, actor, action, event_id, filter, cutoff, matched, replayed FROM replay_audit LIMIT 0;

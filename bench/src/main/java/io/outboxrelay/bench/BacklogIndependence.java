@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * Whether SENT history slows the relay: the same pending rows drained with (almost) no SENT rows
  * in {@code outbox_event}, then again after millions of SENT rows were added. The relay's own
- * meters ({@code outbox_relay_round_seconds}, {@code outbox_relay_batch_events} on /prometheus)
+ * meters ({@code outbox_relay_round_seconds}, {@code outbox_relay_batch_events} on /outbox/prometheus)
  * give the mean round (claim, publish, mark) and batch of each drain. The SENT rows are marked by
  * aggregate type {@value #MARKER}; they are removed afterwards (the whole table is emptied when
  * the benchmark owns the stack).
@@ -92,9 +92,9 @@ final class BacklogIndependence {
         }
     }
 
-    /** The relay's round and batch sums and counts, as the server's /prometheus shows them now. */
+    /** The relay's round and batch sums and counts, as the server's /outbox/prometheus shows them now. */
     private static Map<String, Double> meters(Env env) throws Exception {
-        String body = Env.http().send(HttpRequest.newBuilder(URI.create(env.serverUrl() + "/prometheus"))
+        String body = Env.http().send(HttpRequest.newBuilder(URI.create(env.serverUrl() + "/outbox/prometheus"))
                 .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
         Map<String, Double> meters = new HashMap<>();
         Matcher meter = METER.matcher(body);

@@ -25,7 +25,7 @@ class CoreJarIT {
                     .noneMatch(name -> name.startsWith("io/outboxrelay/example/"));
             assertThat(core.getEntry("META-INF/beans.xml")).as("a CDI bean archive").isNotNull();
             assertThat(core.getEntry("META-INF/outbox-relay/schema.sql")).as("the plain DDL for DBAs").isNotNull();
-            assertThat(core.getEntry("db/outbox-relay/V1__outbox_relay_schema.sql")).as("its own migrations").isNotNull();
+            assertThat(core.getEntry("db/outbox-relay/V001__outbox_relay_schema.sql")).as("its own migrations").isNotNull();
             assertThat(core.stream().map(entry -> entry.getName()))
                     .as("no persistence unit or web descriptor that would take over an application's own")
                     .doesNotContain("META-INF/persistence.xml", "META-INF/web-fragment.xml", "WEB-INF/web.xml");

@@ -72,12 +72,23 @@ final class AdoptionServer implements AutoCloseable {
         server.freshDatabase();
         server.layOut(console, apps);
         server.run("start");
-        server.awaitReady(Duration.ofMinutes(4));
+        try {
+            server.awaitReady(Duration.ofMinutes(4));
+        } catch (RuntimeException notReady) {
+            server.close(); // the test class never gets the server to stop it
+            throw notReady;
+        }
         return server;
     }
 
+    /** The payments WAR with the core's jars only. */
     static Path paymentsWar() throws IOException {
-        Path war = Path.of("target", "adoption", "payments.war").toAbsolutePath();
+        return paymentsWar(false);
+    }
+
+    /** The payments WAR, with the console's jar and PrimeFaces besides the core's when {@code withConsole}. */
+    static Path paymentsWar(boolean withConsole) throws IOException {
+        Path war = Path.of("target", "adoption", withConsole ? "payments-with-console.war" : "payments.war").toAbsolutePath();
         Files.createDirectories(war.getParent());
         WebArchive archive = ShrinkWrap.create(WebArchive.class, "payments.war")
                 .addPackage(PaymentsApi.class.getPackage())
@@ -85,7 +96,7 @@ final class AdoptionServer implements AutoCloseable {
                 .addAsResource(EmptyAsset.INSTANCE, "db/payments/flyway.location")
                 .addAsResource("adoption/payments/microprofile-config.properties", "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
-        for (Path library : coreLibraries()) {
+        for (Path library : withConsole ? allLibraries() : coreLibraries()) {
             archive.addAsLibrary(library.toFile());
         }
         archive.as(ZipExporter.class).exportTo(war.toFile(), true);
@@ -98,10 +109,14 @@ final class AdoptionServer implements AutoCloseable {
 
     /** The core jar and what it needs at run time, as the example's WAR carries them: no console, no PrimeFaces. */
     static List<Path> coreLibraries() throws IOException {
+        return allLibraries().stream().filter(jar -> !jar.getFileName().toString().startsWith("outbox-relay-console"))
+                .filter(jar -> !jar.getFileName().toString().startsWith("primefaces"))
+                .toList();
+    }
+
+    private static List<Path> allLibraries() throws IOException {
         try (Stream<Path> libraries = Files.list(EXAMPLE_LIBS)) {
-            return libraries.filter(jar -> !jar.getFileName().toString().startsWith("outbox-relay-console"))
-                    .filter(jar -> !jar.getFileName().toString().startsWith("primefaces"))
-                    .sorted().toList();
+            return libraries.sorted().toList();
         }
     }
 
@@ -193,11 +208,16 @@ final class AdoptionServer implements AutoCloseable {
     }
 
     private void run(String action) throws IOException, InterruptedException {
+        Path output = Files.createTempFile("adoption-server-" + action, ".log");
         Process process = new ProcessBuilder(WLP.resolve("bin/server").toString(), action, name)
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         if (!process.waitFor(3, TimeUnit.MINUTES)) {
             process.destroyForcibly();
             throw new IllegalStateException("server " + action + " " + name + " did not finish within 3 minutes");
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("server " + action + " " + name + " exited " + process.exitValue() + ": "
+                    + Files.readString(output));
         }
     }
 

@@ -101,7 +101,7 @@ class OperationsIT {
     }
 
     private static String scrape() {
-        Answer scrape = Api.get("/prometheus");
+        Answer scrape = Api.get("/outbox/prometheus");
         assertThat(scrape.status()).isEqualTo(200);
         return scrape.body();
     }

@@ -138,7 +138,7 @@ final class Server {
 
     /** Events this server's relay has published since it started ({@code outbox_publish_results_total{result="sent"}}). */
     long publishedSinceStart(HttpClient http) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url() + "/prometheus")).timeout(Duration.ofSeconds(10)).build();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url() + "/outbox/prometheus")).timeout(Duration.ofSeconds(10)).build();
         String scrape = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
         return scrape.lines()
                 .filter(line -> line.startsWith("outbox_publish_results_total{") && line.contains("result=\"sent\""))

@@ -1,5 +1,6 @@
 package io.outboxrelay.consumer.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
@@ -48,6 +49,7 @@ public class ReliableConsumer {
     ConsumerDeadLetters deadLetters;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

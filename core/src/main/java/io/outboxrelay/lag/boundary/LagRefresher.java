@@ -17,7 +17,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Takes the lag figures every {@code outbox.lag.refresh-ms} (default 10 s). */
-@Singleton
+@Singleton(name = "OutboxRelayLagRefresher")
 @Startup
 @DependsOn("OutboxRelaySchemaMigration")
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)

@@ -1,5 +1,6 @@
 package io.outboxrelay.lag.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.lag.control.ConsumerLag;
 import io.outboxrelay.lag.control.OutboxBacklog;
 import io.outboxrelay.lag.entity.PartitionLag;
@@ -34,6 +35,7 @@ public class LagSnapshot {
     ConsumerLag consumerLag;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

@@ -1,5 +1,6 @@
 package io.outboxrelay.lag.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.relay.entity.RoundReport;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -14,6 +15,7 @@ public class PublishRate {
     private static final int WINDOW_SECONDS = 60;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     private final long[] counts = new long[WINDOW_SECONDS];

@@ -10,11 +10,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * {@code GET /prometheus}: our meters in the Prometheus text format, for a scraper. Cheap: it
+ * {@code GET /outbox/prometheus}: our meters in the Prometheus text format, for a scraper. Cheap: it
  * reads counters and the cached lag snapshot, never the database. Like {@code /health}, it is
  * not behind a login; expose it only where your scraper runs.
  */
-@WebServlet("/prometheus")
+@WebServlet("/outbox/prometheus")
 public class PrometheusEndpoint extends HttpServlet {
 
     private static final long serialVersionUID = 1L;

@@ -1,8 +1,10 @@
 package io.outboxrelay.outbox.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.control.OutboxDataSources;
 import io.outboxrelay.outbox.control.EventHeaders;
 import io.outboxrelay.outbox.control.EventIds;
+import io.outboxrelay.outbox.control.RelayNotification;
 import io.outboxrelay.outbox.control.TopicNames;
 import io.outboxrelay.outbox.entity.EventAppended;
 import io.outboxrelay.outbox.entity.OutboxWriteException;
@@ -17,7 +19,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -34,10 +35,8 @@ import java.util.UUID;
  * caused it, and an append without a transaction is refused rather than committed on its own.
  * The row is written with plain JDBC on the caller's JTA connection ({@code outbox.datasource}), so
  * the append works from JPA and from JDBC applications alike and needs nothing in the caller's
- * persistence unit. Nothing here talks to Kafka; the relay publishes the row after the commit. The
- * same statement notifies the relays of every server that listens ({@code pg_notify}, delivered at
- * commit), so a relay in another server publishes within milliseconds, not at its next poll;
- * {@code outbox.notify=false} leaves that out.
+ * persistence unit. Nothing here talks to Kafka; the relay publishes the row after the commit, woken
+ * at once in this server and, through {@link RelayNotification}, in every other server.
  */
 @ApplicationScoped
 @Transactional(Transactional.TxType.MANDATORY)
@@ -45,24 +44,16 @@ public class Outbox {
 
     public static final int DEFAULT_EVENT_VERSION = 1;
 
-    /** The channel relays listen on; PostgreSQL delivers it when (and only if) the append's transaction commits. */
-    public static final String NOTIFY_CHANNEL = "outbox_relay";
-
     private static final String INSERT = """
             INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, event_version, topic,
                                       payload, headers, created_at, updated_at, next_attempt_at)
             VALUES (?, ?, ?, ?, ?, ?, CAST(? AS jsonb), CAST(? AS jsonb), ?, ?, ?)""";
 
-    /** The row and the wake-up of every listening relay in one round trip; one notification per transaction. */
-    private static final String INSERT_AND_NOTIFY = "WITH appended AS (" + INSERT + " RETURNING 1)"
-            + " SELECT pg_notify('" + NOTIFY_CHANNEL + "', '') FROM appended";
-
     @Inject
     OutboxDataSources dataSources;
 
     @Inject
-    @ConfigProperty(name = "outbox.notify", defaultValue = "true")
-    boolean notifyRelays;
+    RelayNotification relays;
 
     @Inject
     EventIds eventIds;
@@ -74,6 +65,7 @@ public class Outbox {
     EventHeaders eventHeaders;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject
@@ -103,7 +95,7 @@ public class Outbox {
         String topic = topics.topicFor(aggregateType);
         OffsetDateTime now = OffsetDateTime.now(clock.withZone(ZoneOffset.UTC));
         try (Connection connection = dataSources.transactional().getConnection();
-             PreparedStatement insert = connection.prepareStatement(notifyRelays ? INSERT_AND_NOTIFY : INSERT)) {
+             PreparedStatement insert = connection.prepareStatement(INSERT)) {
             insert.setObject(1, eventId);
             insert.setString(2, aggregateType);
             insert.setString(3, aggregateId);
@@ -115,11 +107,12 @@ public class Outbox {
             insert.setObject(9, now);
             insert.setObject(10, now);
             insert.setObject(11, now);
-            insert.execute();
+            insert.executeUpdate();
         } catch (SQLException failed) {
             throw new OutboxWriteException("Appending " + eventType + " of " + aggregateType + " " + aggregateId
                     + " failed", failed);
         }
+        relays.afterCommit();
         appended.fire(new EventAppended(eventId, topic));
         return eventId;
     }

@@ -1,5 +1,6 @@
 package io.outboxrelay.outbox.control;
 
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -28,7 +29,7 @@ public class EventIds {
     }
 
     @Inject
-    public EventIds(Clock clock) {
+    public EventIds(@OutboxClock Clock clock) {
         this.clock = clock;
     }
 

@@ -23,6 +23,8 @@ import java.util.logging.Logger;
 public class ProductionGuard {
 
     public static final String PRODUCTION = "production";
+    /** The JTA data source outbox-relay.xml defines. */
+    static final String BUNDLED_DATA_SOURCE = "jdbc/outbox";
     private static final Logger LOG = Logger.getLogger(ProductionGuard.class.getName());
 
     @Inject
@@ -40,8 +42,12 @@ public class ProductionGuard {
         if (!PRODUCTION.equals(profile)) {
             return;
         }
-        List<String> found = new ArrayList<>(LocalDefaults.found(config.getOptionalValue("DB_PASSWORD", String.class),
-                config.getOptionalValue("LOCAL_USERS_FILE", String.class)));
+        List<String> found = new ArrayList<>();
+        if (BUNDLED_DATA_SOURCE.equals(config.getOptionalValue("outbox.datasource", String.class).orElse(BUNDLED_DATA_SOURCE))) {
+            // the data sources of outbox-relay.xml read DB_PASSWORD; an application's own ones do not
+            LocalDefaults.databasePassword(config.getOptionalValue("DB_PASSWORD", String.class)).ifPresent(found::add);
+        }
+        LocalDefaults.localUsers(config.getOptionalValue("LOCAL_USERS_FILE", String.class)).ifPresent(found::add);
         applicationChecks.forEach(check -> found.addAll(check.localOnlySettings()));
         if (!found.isEmpty()) {
             String refusal = "Outbox Relay refuses to start in the production profile: " + String.join("; ", found);

@@ -22,15 +22,27 @@ public final class LocalDefaults {
     /** Each local-only setting found, as a sentence that says what to change; empty when there is none. */
     public static List<String> found(Optional<String> databasePassword, Optional<String> localUsersFile) {
         List<String> found = new ArrayList<>();
+        databasePassword(databasePassword).ifPresent(found::add);
+        localUsers(localUsersFile).ifPresent(found::add);
+        return found;
+    }
+
+    /** The password of the data sources in outbox-relay.xml, if it is empty or the local stack's. */
+    public static Optional<String> databasePassword(Optional<String> databasePassword) {
         String password = databasePassword.orElse("");
         if (password.isBlank() || LOCAL_DATABASE_PASSWORDS.contains(password)) {
-            found.add("DB_PASSWORD is " + (password.isBlank() ? "empty" : "a local default")
+            return Optional.of("DB_PASSWORD is " + (password.isBlank() ? "empty" : "a local default")
                     + ": set the production database's password");
         }
+        return Optional.empty();
+    }
+
+    /** The local users file, if one is included. */
+    public static Optional<String> localUsers(Optional<String> localUsersFile) {
         if (localUsersFile.filter(file -> !file.isBlank() && !file.endsWith(NO_LOCAL_USERS)).isPresent()) {
-            found.add("LOCAL_USERS_FILE includes the local development users: configure the server's own user registry "
-                    + "(groups outbox-operators and outbox-viewers) and leave LOCAL_USERS_FILE unset");
+            return Optional.of("LOCAL_USERS_FILE includes the local development users: configure the server's own user"
+                    + " registry (groups outbox-operators and outbox-viewers) and leave LOCAL_USERS_FILE unset");
         }
-        return found;
+        return Optional.empty();
     }
 }

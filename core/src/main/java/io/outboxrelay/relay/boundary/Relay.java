@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.control.OutboxDataSources;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelaySettings;
@@ -34,7 +35,7 @@ import java.util.logging.Logger;
  * ({@code outbox.relay.listen}).
  */
 @Startup
-@Singleton
+@Singleton(name = "OutboxRelay")
 @DependsOn("OutboxRelaySchemaMigration")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -61,6 +62,7 @@ public class Relay {
     RelayStore store;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     private final List<RelayWorker> workers = new ArrayList<>();
@@ -99,6 +101,7 @@ public class Relay {
     void stop() {
         if (listener != null) {
             listener.stop();
+            listener.awaitFinished(java.time.Duration.ofSeconds(5));
         }
         polls.forEach(poll -> poll.cancel(false));
         workers.forEach(RelayWorker::stop);

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -20,6 +21,7 @@ public class OutageGate {
     private static final Logger LOG = Logger.getLogger(OutageGate.class.getName());
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -11,6 +12,7 @@ import java.time.Instant;
 public class RelayHeartbeat {
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     private volatile Instant last;

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.kafka.control.KafkaAdmin;
 import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.control.Outcomes.DeadLetter;
@@ -51,6 +52,7 @@ public class RelayRound {
     KafkaAdmin kafkaAdmin;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.control.OutboxDataSources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -34,6 +35,7 @@ public class TableStatistics {
     OutboxDataSources dataSources;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

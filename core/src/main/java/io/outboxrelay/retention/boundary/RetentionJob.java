@@ -1,5 +1,6 @@
 package io.outboxrelay.retention.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.retention.control.Batches;
 import io.outboxrelay.retention.control.RetentionStore;
 import io.outboxrelay.retention.entity.RowsDeleted;
@@ -32,7 +33,7 @@ import java.util.logging.Logger;
  * (1000) rows at a time with {@code outbox.retention.pause-ms} (100) between batches. DLT and
  * DEAD rows are deleted only when {@code outbox.retention.dead-letter-days} is above 0 (off by default).
  */
-@Singleton
+@Singleton(name = "OutboxRelayRetention")
 @Startup
 @DependsOn("OutboxRelaySchemaMigration")
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -75,6 +76,7 @@ public class RetentionJob {
     Event<RowsDeleted> deletions;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Resource

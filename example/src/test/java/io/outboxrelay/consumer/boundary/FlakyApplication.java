@@ -12,6 +12,7 @@ import io.outboxrelay.database.control.DatabaseFailures;
 import io.outboxrelay.database.control.OutboxDataSources;
 import io.outboxrelay.kafka.control.KafkaSettings;
 import io.outboxrelay.time.Backoff;
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.time.SystemClock;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -37,7 +38,8 @@ final class FlakyApplication {
                         ConsumerDeadLetters.class, IncomingEvents.class, PartitionLanes.class, ConsumerOutcome.class,
                         ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
-                        Backoff.class, DatabaseFailures.class, OutboxDataSources.class, KafkaSettings.class, SystemClock.class)
+                        Backoff.class, DatabaseFailures.class, OutboxDataSources.class, KafkaSettings.class, SystemClock.class,
+                        OutboxClock.class)
                 .addAsResource("META-INF/persistence.xml")
                 .addAsResource(new StringAsset(String.join("\n",
                         "mp.messaging.connector.liberty-kafka.bootstrap.servers=${KAFKA_BOOTSTRAP_SERVERS}",

@@ -9,7 +9,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -17,13 +22,24 @@ import java.util.List;
 @Path("audit")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({"operator", "viewer"})
+@Tag(name = "audit")
 public class AuditResource {
+
+    @Context
+    UriInfo uri;
 
     @Inject
     Events queries;
 
+    @Operation(operationId = "listReplayAudit", summary = "The replay audit log, newest first")
+    @APIResponse(responseCode = "200", description = "Audit entries")
+    @APIResponse(responseCode = "400", ref = "BadRequest")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "503", ref = "Unavailable")
     @GET
     public List<AuditEntry> entries(@QueryParam("cursor") String cursor, @QueryParam("size") String size) throws SQLException {
+        OperatorApiOnly.require(uri);
         return queries.audit(FilterParameters.cursor(cursor), FilterParameters.pageSize(size));
     }
 }

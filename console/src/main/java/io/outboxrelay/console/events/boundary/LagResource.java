@@ -8,7 +8,12 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.core.Context;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,7 +26,11 @@ import java.util.Map;
 @Path("lag")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed({"operator", "viewer"})
+@Tag(name = "lag")
 public class LagResource {
+
+    @Context
+    UriInfo uri;
 
     @Inject
     LagSnapshot snapshot;
@@ -29,8 +38,13 @@ public class LagResource {
     @Inject
     PublishRate publishRate;
 
+    @Operation(operationId = "getLag", summary = "Rows per status, oldest pending age, publish rate, consumer lag")
+    @APIResponse(responseCode = "200", description = "The latest lag snapshot")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
     @GET
     public Map<String, Object> lag() {
+        OperatorApiOnly.require(uri);
         LagSnapshot.Figures figures = snapshot.figures();
         Map<String, Object> lag = new LinkedHashMap<>();
         lag.put("measuredAt", figures.takenAt() == null ? null : figures.takenAt().toString());

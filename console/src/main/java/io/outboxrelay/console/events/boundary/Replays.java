@@ -1,5 +1,6 @@
 package io.outboxrelay.console.events.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.console.events.control.EventCriteria;
 import io.outboxrelay.console.events.entity.BulkReplayResult;
 import io.outboxrelay.console.events.entity.EventFilter;
@@ -42,6 +43,7 @@ public class Replays {
     OutboxDataSources dataSources;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     @Inject

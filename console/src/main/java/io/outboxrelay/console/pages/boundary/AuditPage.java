@@ -10,7 +10,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /** The replay audit log, newest first: who replayed what, when, with which filter, how many. */
-@Named("audit")
+@Named("outboxAudit")
 @RequestScoped
 public class AuditPage {
 

@@ -4,7 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 
 /** The style class of a status badge, so every page colours states alike. */
-@Named("badges")
+@Named("outboxBadges")
 @ApplicationScoped
 public class Badges {
 

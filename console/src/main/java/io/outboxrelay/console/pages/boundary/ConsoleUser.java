@@ -8,7 +8,7 @@ import jakarta.inject.Named;
 import java.io.IOException;
 
 /** Who is signed in to the console, and what they may do. */
-@Named("user")
+@Named("outboxUser")
 @RequestScoped
 public class ConsoleUser {
 

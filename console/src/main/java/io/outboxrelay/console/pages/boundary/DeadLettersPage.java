@@ -28,7 +28,7 @@ import java.util.UUID;
  * error class; pick a group to see its events, replay one, the selected ones, or all that match
  * (after a dry run says how many).
  */
-@Named("deadLetters")
+@Named("outboxDeadLetters")
 @ViewScoped
 public class DeadLettersPage implements Serializable {
 

@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.UUID;
 
 /** One event: payload, headers, attempts and last error, where it landed in Kafka, its replays. */
-@Named("event")
+@Named("outboxEvent")
 @ViewScoped
 public class EventPage implements Serializable {
 

@@ -25,7 +25,7 @@ import java.util.TreeMap;
  * oldest event not yet published and this server's publish rate (as lines over the last
  * {@value #SAMPLES} samples), and each consumer group's lag.
  */
-@Named("lag")
+@Named("outboxLag")
 @ViewScoped
 public class LagPage implements Serializable {
 

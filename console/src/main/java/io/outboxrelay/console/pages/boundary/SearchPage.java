@@ -15,7 +15,7 @@ import java.sql.SQLException;
 import java.util.Set;
 
 /** The search page: one box for an event id or filter words, and the matching events, newest first. */
-@Named("search")
+@Named("outboxSearch")
 @ViewScoped
 public class SearchPage implements Serializable {
 

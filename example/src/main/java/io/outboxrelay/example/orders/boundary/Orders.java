@@ -1,5 +1,6 @@
 package io.outboxrelay.example.orders.boundary;
 
+import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.example.orders.entity.Order;
 import io.outboxrelay.example.orders.entity.OrderEvents;
 import io.outboxrelay.example.orders.entity.OrderEvents.OrderCancelled;
@@ -41,6 +42,7 @@ public class Orders {
     Outbox outbox;
 
     @Inject
+    @OutboxClock
     Clock clock;
 
     /** Benchmark only: {@code false} leaves the outbox out, so the bench can measure what the append costs. */

@@ -1,0 +1,76 @@
+package io.outboxrelay.outbox.control;
+
+import io.outboxrelay.database.control.OutboxDataSources;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Tells the relays of every server that events were committed: once per transaction that appended,
+ * after it committed, a {@code pg_notify} on {@link #CHANNEL} that each relay LISTENs on. Sent after the
+ * commit and on a connection of its own, not inside the business transaction: PostgreSQL cannot
+ * prepare a transaction that has notified, so a notification inside would fail every two-phase
+ * commit (a host that also sends JMS, say). Should the notification be lost (the server dies right
+ * after the commit, the database refuses), the relays' poll finds the rows. {@code outbox.notify=false}
+ * leaves it out.
+ */
+@ApplicationScoped
+public class RelayNotification {
+
+    /** The channel relays listen on. */
+    public static final String CHANNEL = "outbox_relay";
+
+    private static final Logger LOG = Logger.getLogger(RelayNotification.class.getName());
+    /** Marks a transaction whose commit will notify, so several appends in it notify once. */
+    private static final Object REGISTERED = new Object();
+
+    @Resource
+    TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    OutboxDataSources dataSources;
+
+    @Inject
+    @ConfigProperty(name = "outbox.notify", defaultValue = "true")
+    boolean enabled;
+
+    /** Called inside the appending transaction; the notification goes out when (and only if) it commits. */
+    public void afterCommit() {
+        if (!enabled || transactions.getResource(REGISTERED) != null) {
+            return;
+        }
+        transactions.putResource(REGISTERED, Boolean.TRUE);
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+                // nothing to do before the commit
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                if (status == Status.STATUS_COMMITTED) {
+                    send();
+                }
+            }
+        });
+    }
+
+    private void send() {
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             Statement notify = connection.createStatement()) {
+            notify.execute("NOTIFY " + CHANNEL);
+        } catch (SQLException | RuntimeException failed) {
+            LOG.log(Level.FINE, "Could not notify the relays of a commit; their poll will find its events", failed);
+        }
+    }
+}
