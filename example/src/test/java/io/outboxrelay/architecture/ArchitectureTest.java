@@ -17,7 +17,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * The product's shape as rules on the compiled classes of all three modules: the core knows neither the
  * console nor the example, the console does not know the example, features form no cycle, and a feature's
- * control classes are its own business.
+ * control classes are its own business: other features, the console and the example use its boundary and
+ * entities only.
  */
 class ArchitectureTest {
 
@@ -65,6 +66,37 @@ class ArchitectureTest {
                 .check(PRODUCT);
     }
 
+    @Test
+    void coreFeaturesUseEachOthersBoundariesAndEntitiesOnly() {
+        classes().that().resideInAPackage("io.outboxrelay..").and().resideOutsideOfPackages(CONSOLE, EXAMPLE)
+                .should(useNoOtherFeaturesControl())
+                .check(PRODUCT);
+    }
+
+    /** Within the core: a feature's control classes are used by that feature only. */
+    private static ArchCondition<JavaClass> useNoOtherFeaturesControl() {
+        return new ArchCondition<>("use no control class of another core feature") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                String feature = feature(origin.getPackageName());
+                origin.getDirectDependenciesFromSelf().stream()
+                        .filter(dependency -> isCoreControl.test(dependency.getTargetClass()))
+                        .filter(dependency -> !feature(dependency.getTargetClass().getPackageName()).equals(feature))
+                        .forEach(dependency -> events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription())));
+            }
+        };
+    }
+
+    /** {@code io.outboxrelay.relay.control} → {@code relay}. */
+    private static String feature(String packageName) {
+        if (!packageName.startsWith("io.outboxrelay.")) {
+            return packageName;
+        }
+        String rest = packageName.substring("io.outboxrelay.".length());
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
     /** A class of the console or the example may use a core feature's boundary and entities, never its control. */
     private static ArchCondition<JavaClass> useNoControlOfAnotherModule() {
         return new ArchCondition<>("use no control class of the core") {
@@ -72,18 +104,10 @@ class ArchitectureTest {
             public void check(JavaClass origin, ConditionEvents events) {
                 origin.getDirectDependenciesFromSelf().stream()
                         .filter(dependency -> isCoreControl.test(dependency.getTargetClass()))
-                        .filter(dependency -> !SHARED_CONTROL.contains(dependency.getTargetClass().getPackageName()))
                         .forEach(dependency -> events.add(SimpleConditionEvent.violated(dependency, dependency.getDescription())));
             }
         };
     }
-
-    /**
-     * Control packages of the core that are infrastructure every module shares on purpose: the configured data
-     * sources, what a database failure means, the request's trace context.
-     */
-    private static final java.util.Set<String> SHARED_CONTROL = java.util.Set.of(
-            "io.outboxrelay.database.control", "io.outboxrelay.tracing.control");
 
     private static final DescribedPredicate<JavaClass> isCoreControl = DescribedPredicate.describe("a core control class",
             target -> target.getPackageName().startsWith("io.outboxrelay.")

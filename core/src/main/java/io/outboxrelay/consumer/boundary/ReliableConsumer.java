@@ -7,7 +7,7 @@ import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
-import io.outboxrelay.database.control.DatabaseFailures;
+import io.outboxrelay.database.boundary.DatabaseFailures;
 import io.outboxrelay.time.Backoff;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;

@@ -1,6 +1,6 @@
 package io.outboxrelay.consumer.control;
 
-import io.outboxrelay.kafka.control.KafkaSettings;
+import io.outboxrelay.kafka.boundary.KafkaSettings;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,7 +1,7 @@
 package io.outboxrelay.health.boundary;
 
-import io.outboxrelay.database.control.OutboxDataSources;
-import io.outboxrelay.schema.control.SchemaMigration;
+import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.schema.boundary.SchemaMigration;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;

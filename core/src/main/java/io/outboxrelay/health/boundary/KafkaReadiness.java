@@ -1,7 +1,7 @@
 package io.outboxrelay.health.boundary;
 
-import io.outboxrelay.kafka.control.KafkaAdmin;
-import io.outboxrelay.kafka.control.KafkaAdmin.ClusterInfo;
+import io.outboxrelay.kafka.boundary.KafkaAdmin;
+import io.outboxrelay.kafka.boundary.KafkaAdmin.ClusterInfo;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

@@ -1,6 +1,6 @@
 package io.outboxrelay.health.boundary;
 
-import io.outboxrelay.schema.control.SchemaReady;
+import io.outboxrelay.schema.boundary.SchemaReady;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;

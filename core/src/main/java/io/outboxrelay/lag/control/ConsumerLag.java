@@ -1,6 +1,6 @@
 package io.outboxrelay.lag.control;
 
-import io.outboxrelay.kafka.control.KafkaAdmin;
+import io.outboxrelay.kafka.boundary.KafkaAdmin;
 import io.outboxrelay.lag.entity.PartitionLag;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

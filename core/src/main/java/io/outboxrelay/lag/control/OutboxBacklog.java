@@ -1,6 +1,6 @@
 package io.outboxrelay.lag.control;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

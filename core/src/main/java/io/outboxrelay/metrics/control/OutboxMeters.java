@@ -11,7 +11,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.outbox.entity.EventStatus;
-import io.outboxrelay.relay.control.OutageGate;
+import io.outboxrelay.relay.boundary.OutageGate;
 import io.outboxrelay.relay.entity.RoundReport;
 import io.outboxrelay.retention.entity.RowsDeleted;
 import jakarta.annotation.PostConstruct;

@@ -1,7 +1,7 @@
 package io.outboxrelay.outbox.boundary;
 
 import io.outboxrelay.time.OutboxClock;
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.outbox.control.EventHeaders;
 import io.outboxrelay.outbox.control.EventIds;
 import io.outboxrelay.outbox.control.RelayNotification;

@@ -1,6 +1,6 @@
 package io.outboxrelay.outbox.control;
 
-import io.outboxrelay.tracing.control.RequestTrace;
+import io.outboxrelay.tracing.boundary.RequestTrace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;

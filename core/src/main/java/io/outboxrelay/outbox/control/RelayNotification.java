@@ -1,6 +1,6 @@
 package io.outboxrelay.outbox.control;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

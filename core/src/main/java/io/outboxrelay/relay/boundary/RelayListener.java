@@ -1,6 +1,6 @@
 package io.outboxrelay.relay.boundary;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.outbox.control.RelayNotification;
 import io.outboxrelay.time.Backoff;
 import org.postgresql.PGConnection;

@@ -1,7 +1,10 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.relay.boundary.OutageGate;
+import io.outboxrelay.relay.boundary.RelaySettings;
+import io.outboxrelay.relay.boundary.RelayHeartbeat;
 import io.outboxrelay.time.OutboxClock;
-import io.outboxrelay.kafka.control.KafkaAdmin;
+import io.outboxrelay.kafka.boundary.KafkaAdmin;
 import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.control.Outcomes.DeadLetter;
 import io.outboxrelay.relay.control.RelayStore.Failure;

@@ -1,9 +1,9 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.relay.control.Outcomes.Retry;
 import io.outboxrelay.relay.control.Outcomes.Sent;
-import io.outboxrelay.relay.control.RelaySettings.Ordering;
+import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;

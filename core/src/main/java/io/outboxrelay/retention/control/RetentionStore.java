@@ -1,6 +1,6 @@
 package io.outboxrelay.retention.control;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,6 +1,6 @@
 package io.outboxrelay.example.api;
 
-import io.outboxrelay.tracing.control.RequestTrace;
+import io.outboxrelay.tracing.boundary.RequestTrace;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;

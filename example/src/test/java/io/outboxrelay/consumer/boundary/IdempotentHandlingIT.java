@@ -1,6 +1,6 @@
 package io.outboxrelay.consumer.boundary;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.consumer.boundary.IdempotentHandling.Outcome;
 import io.outboxrelay.consumer.control.ConsumedEvents;
 import io.outboxrelay.consumer.entity.IncomingEvent;

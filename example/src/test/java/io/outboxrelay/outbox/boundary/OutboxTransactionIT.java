@@ -39,8 +39,8 @@ class OutboxTransactionIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "outbox-transaction-it.war")
                 .addPackages(true, Filters.exclude(".*(Test|IT)(\\$.*)?\\.class"),
-                        "io.outboxrelay.outbox", "io.outboxrelay.example.orders.entity", "io.outboxrelay.tracing.control",
-                        "io.outboxrelay.database.control",
+                        "io.outboxrelay.outbox", "io.outboxrelay.example.orders.entity", "io.outboxrelay.tracing.boundary",
+                        "io.outboxrelay.database.boundary",
                         "io.outboxrelay.time")
                 .addClasses(Orders.class, Orders.Outcome.class, AppendThenFail.class)
                 .addAsResource("META-INF/persistence.xml");

@@ -1,6 +1,6 @@
 package io.outboxrelay.console.events.boundary;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.console.events.control.EventCriteria;
 import io.outboxrelay.console.events.entity.AuditEntry;
 import io.outboxrelay.console.events.entity.EventDetail;

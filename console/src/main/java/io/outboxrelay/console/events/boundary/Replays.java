@@ -6,7 +6,7 @@ import io.outboxrelay.console.events.entity.BulkReplayResult;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventNotFoundException;
 import io.outboxrelay.console.events.entity.NotReplayableException;
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.bind.Jsonb;

@@ -1,6 +1,6 @@
 package io.outboxrelay.console.problem.boundary;
 
-import io.outboxrelay.database.control.DatabaseFailures;
+import io.outboxrelay.database.boundary.DatabaseFailures;
 import jakarta.json.bind.JsonbException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.core.Response;

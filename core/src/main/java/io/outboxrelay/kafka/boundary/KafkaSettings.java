@@ -1,4 +1,4 @@
-package io.outboxrelay.kafka.control;
+package io.outboxrelay.kafka.boundary;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,4 +1,4 @@
-package io.outboxrelay.database.control;
+package io.outboxrelay.database.boundary;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,4 +1,4 @@
-package io.outboxrelay.kafka.control;
+package io.outboxrelay.kafka.boundary;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,6 +1,6 @@
-package io.outboxrelay.schema.control;
+package io.outboxrelay.schema.boundary;
 
-import io.outboxrelay.database.control.OutboxDataSources;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.Singleton;

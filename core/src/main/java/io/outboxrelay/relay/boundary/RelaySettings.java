@@ -1,4 +1,4 @@
-package io.outboxrelay.relay.control;
+package io.outboxrelay.relay.boundary;
 
 import io.outboxrelay.time.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;

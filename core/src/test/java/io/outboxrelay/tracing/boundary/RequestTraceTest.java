@@ -1,4 +1,4 @@
-package io.outboxrelay.tracing.control;
+package io.outboxrelay.tracing.boundary;
 
 import org.junit.jupiter.api.Test;
 

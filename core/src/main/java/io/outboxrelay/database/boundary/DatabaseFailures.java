@@ -1,4 +1,4 @@
-package io.outboxrelay.database.control;
+package io.outboxrelay.database.boundary;
 
 import java.sql.SQLException;
 

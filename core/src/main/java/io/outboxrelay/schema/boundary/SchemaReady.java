@@ -1,4 +1,4 @@
-package io.outboxrelay.schema.control;
+package io.outboxrelay.schema.boundary;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
