@@ -68,8 +68,16 @@ final class AdoptionServer implements AutoCloseable {
 
     /** Lays out, starts and waits for a server with these applications on a fresh database. */
     static AdoptionServer start(String name, String database, boolean console, List<App> apps) throws Exception {
+        return start(name, database, true, console, apps);
+    }
+
+    /** Lays out, starts and waits for a server; {@code freshDatabase} false joins the database as it is. */
+    static AdoptionServer start(String name, String database, boolean freshDatabase, boolean console, List<App> apps)
+            throws Exception {
         AdoptionServer server = new AdoptionServer(name, database);
-        server.freshDatabase();
+        if (freshDatabase) {
+            server.freshDatabase();
+        }
         server.layOut(console, apps);
         server.run("start");
         try {
