@@ -7,6 +7,7 @@ import io.outboxrelay.console.events.boundary.LagResource;
 import io.outboxrelay.console.problem.boundary.Authentication;
 import io.outboxrelay.console.problem.boundary.ConstraintViolationMapper;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
+import io.outboxrelay.console.problem.boundary.Problem;
 import io.outboxrelay.console.problem.boundary.StrictJson;
 import io.outboxrelay.console.problem.boundary.UnexpectedFailureMapper;
 import io.outboxrelay.console.problem.boundary.WebApplicationExceptionMapper;
@@ -23,7 +24,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import io.outboxrelay.console.problem.boundary.Problem;
 
 import java.util.Set;
 

@@ -1,6 +1,5 @@
 package io.outboxrelay.consumer.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
@@ -9,6 +8,7 @@ import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.database.boundary.DatabaseFailures;
 import io.outboxrelay.time.Backoff;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;

@@ -2,8 +2,8 @@ package io.outboxrelay.health.boundary;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.schema.boundary.SchemaMigration;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;

@@ -1,8 +1,8 @@
 package io.outboxrelay.health.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.relay.boundary.RelayHeartbeat;
 import io.outboxrelay.relay.boundary.RelaySettings;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;

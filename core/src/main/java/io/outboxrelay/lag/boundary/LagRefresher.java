@@ -1,6 +1,5 @@
 package io.outboxrelay.lag.boundary;
 
-import io.outboxrelay.lag.boundary.LagSnapshot;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,9 +1,9 @@
 package io.outboxrelay.lag.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.lag.control.ConsumerLag;
 import io.outboxrelay.lag.control.OutboxBacklog;
 import io.outboxrelay.lag.entity.PartitionLag;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

@@ -1,7 +1,7 @@
 package io.outboxrelay.lag.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.relay.entity.RoundReport;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

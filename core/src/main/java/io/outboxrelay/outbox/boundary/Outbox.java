@@ -1,6 +1,5 @@
 package io.outboxrelay.outbox.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.outbox.control.EventHeaders;
 import io.outboxrelay.outbox.control.EventIds;
@@ -8,6 +7,7 @@ import io.outboxrelay.outbox.control.RelayNotification;
 import io.outboxrelay.outbox.control.TopicNames;
 import io.outboxrelay.outbox.entity.EventAppended;
 import io.outboxrelay.outbox.entity.OutboxWriteException;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;

@@ -1,10 +1,10 @@
 package io.outboxrelay.profile.boundary;
 
 import io.outboxrelay.profile.control.LocalDefaults;
-import jakarta.enterprise.inject.Instance;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.inject.ConfigProperty;

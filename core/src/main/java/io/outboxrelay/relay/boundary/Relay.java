@@ -1,10 +1,9 @@
 package io.outboxrelay.relay.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.relay.control.RelayRound;
-import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.relay.control.RelayStore;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

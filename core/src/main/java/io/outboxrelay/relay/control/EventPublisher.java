@@ -1,7 +1,7 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.kafka.boundary.KafkaSettings;
+import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.PublishResult.Failed;

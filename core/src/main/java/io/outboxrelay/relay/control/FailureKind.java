@@ -1,7 +1,7 @@
 package io.outboxrelay.relay.control;
 
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.NetworkException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;

@@ -1,10 +1,10 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.time.Backoff;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.PublishResult.Failed;
+import io.outboxrelay.time.Backoff;
 
 import java.time.Instant;
 import java.util.ArrayList;

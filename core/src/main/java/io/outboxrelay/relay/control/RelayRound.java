@@ -1,17 +1,17 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.relay.boundary.OutageGate;
-import io.outboxrelay.relay.boundary.RelaySettings;
-import io.outboxrelay.relay.boundary.RelayHeartbeat;
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.kafka.boundary.KafkaAdmin;
-import io.outboxrelay.relay.control.Outcomes.Decision;
+import io.outboxrelay.relay.boundary.OutageGate;
+import io.outboxrelay.relay.boundary.RelayHeartbeat;
+import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.relay.control.Outcomes.DeadLetter;
+import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.control.RelayStore.Failure;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.RoundReport;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,9 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
+import java.util.stream.Collectors;
 
 /**
  * One pass of the relay for one lease owner: claim a batch, publish it, dead-letter what must

@@ -1,12 +1,12 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
 import io.outboxrelay.relay.control.Outcomes.Retry;
 import io.outboxrelay.relay.control.Outcomes.Sent;
-import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
 import io.outboxrelay.relay.entity.ClaimedEvent;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;

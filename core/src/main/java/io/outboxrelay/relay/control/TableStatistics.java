@@ -1,7 +1,7 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;

@@ -1,9 +1,9 @@
 package io.outboxrelay.retention.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.retention.control.Batches;
 import io.outboxrelay.retention.control.RetentionStore;
 import io.outboxrelay.retention.entity.RowsDeleted;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;

@@ -1,8 +1,8 @@
 package io.outboxrelay.retention.control;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
-import jakarta.inject.Inject;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,11 +1,11 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.time.Backoff;
 import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.PublishResult.Failed;
+import io.outboxrelay.time.Backoff;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;

@@ -10,8 +10,8 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import org.flywaydb.core.Flyway;
 
-import javax.sql.DataSource;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 
 /**
  * The sample's own tables (orders, stock, notifications), migrated by the sample's own Flyway history

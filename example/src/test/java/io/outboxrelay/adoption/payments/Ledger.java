@@ -8,11 +8,11 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.concurrent.CompletionStage;
+import javax.sql.DataSource;
 
 /** Books every payment in the ledger; a redelivered event must not book it twice. */
 @ApplicationScoped

@@ -1,9 +1,9 @@
 package io.outboxrelay.consumer.boundary;
 
-import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.consumer.boundary.IdempotentHandling.Outcome;
 import io.outboxrelay.consumer.control.ConsumedEvents;
 import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.inject.Inject;
@@ -14,7 +14,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,6 +1,5 @@
 package io.outboxrelay.console.events.boundary;
 
-import io.outboxrelay.console.events.boundary.Events;
 import io.outboxrelay.console.events.entity.AuditEntry;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -8,15 +7,15 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.core.Context;
 
+import java.sql.SQLException;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import java.sql.SQLException;
-import java.util.List;
 
 /** The replay audit log, newest first. */
 @Path("audit")

@@ -1,14 +1,14 @@
 package io.outboxrelay.console.events.boundary;
 
-import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.console.events.control.EventCriteria;
 import io.outboxrelay.console.events.entity.AuditEntry;
 import io.outboxrelay.console.events.entity.EventDetail;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventPage;
 import io.outboxrelay.console.events.entity.EventSummary;
-import jakarta.inject.Inject;
+import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;

@@ -1,13 +1,12 @@
 package io.outboxrelay.console.events.boundary;
 
-import io.outboxrelay.console.events.boundary.Events;
 import io.outboxrelay.console.events.entity.BulkReplayResult;
 import io.outboxrelay.console.events.entity.EventDetail;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventNotFoundException;
 import io.outboxrelay.console.events.entity.EventPage;
-import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
+import io.outboxrelay.outbox.entity.EventStatus;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -19,18 +18,18 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import java.sql.SQLException;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Find, inspect and replay events. Reading needs any operator-API role; replaying needs {@code operator}. */
 @Path("events")

@@ -1,9 +1,9 @@
 package io.outboxrelay.console.events.boundary;
 
 import io.outboxrelay.console.events.entity.EventFilter;
-import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
 import io.outboxrelay.console.problem.boundary.Parameters;
+import io.outboxrelay.outbox.entity.EventStatus;
 
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;

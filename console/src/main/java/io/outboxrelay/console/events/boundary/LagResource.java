@@ -7,15 +7,15 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
-import jakarta.ws.rs.core.Context;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * How far behind things are: rows per status, the age of the oldest event not yet published,

@@ -1,12 +1,12 @@
 package io.outboxrelay.console.events.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.console.events.control.EventCriteria;
 import io.outboxrelay.console.events.entity.BulkReplayResult;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventNotFoundException;
 import io.outboxrelay.console.events.entity.NotReplayableException;
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.bind.Jsonb;

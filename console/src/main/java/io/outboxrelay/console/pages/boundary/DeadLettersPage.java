@@ -1,14 +1,14 @@
 package io.outboxrelay.console.pages.boundary;
 
-import io.outboxrelay.console.pages.control.LazyEvents;
-import io.outboxrelay.console.events.boundary.Replays;
 import io.outboxrelay.console.events.boundary.Events;
 import io.outboxrelay.console.events.boundary.Events.DeadLetterGroup;
+import io.outboxrelay.console.events.boundary.Replays;
 import io.outboxrelay.console.events.entity.BulkReplayResult;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventNotFoundException;
 import io.outboxrelay.console.events.entity.EventSummary;
 import io.outboxrelay.console.events.entity.NotReplayableException;
+import io.outboxrelay.console.pages.control.LazyEvents;
 import io.outboxrelay.outbox.entity.EventStatus;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;

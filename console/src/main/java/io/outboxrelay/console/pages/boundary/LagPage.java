@@ -1,9 +1,9 @@
 package io.outboxrelay.console.pages.boundary;
 
 import io.outboxrelay.console.pages.control.Charts;
-import io.outboxrelay.lag.entity.PartitionLag;
 import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.lag.boundary.PublishRate;
+import io.outboxrelay.lag.entity.PartitionLag;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;

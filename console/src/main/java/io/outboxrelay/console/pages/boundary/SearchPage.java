@@ -1,10 +1,10 @@
 package io.outboxrelay.console.pages.boundary;
 
-import io.outboxrelay.console.pages.control.ConsoleQuery;
-import io.outboxrelay.console.pages.control.LazyEvents;
 import io.outboxrelay.console.events.boundary.Events;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventSummary;
+import io.outboxrelay.console.pages.control.ConsoleQuery;
+import io.outboxrelay.console.pages.control.LazyEvents;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;

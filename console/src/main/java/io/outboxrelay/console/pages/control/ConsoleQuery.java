@@ -1,8 +1,8 @@
 package io.outboxrelay.console.pages.control;
 
 import io.outboxrelay.console.events.entity.EventFilter;
-import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.console.problem.boundary.Parameters;
+import io.outboxrelay.outbox.entity.EventStatus;
 
 import java.time.LocalDate;
 import java.time.OffsetDateTime;

@@ -1,8 +1,8 @@
 package io.outboxrelay.console.events.boundary;
 
 import io.outboxrelay.console.events.entity.EventFilter;
-import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
+import io.outboxrelay.outbox.entity.EventStatus;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -14,8 +14,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 import java.io.StringReader;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /** Keeps {@code inventory_stock.reserved} in step with the orders on {@code order.events}. */

@@ -1,6 +1,5 @@
 package io.outboxrelay.example.orders.boundary;
 
-import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.example.orders.entity.Order;
 import io.outboxrelay.example.orders.entity.OrderEvents;
 import io.outboxrelay.example.orders.entity.OrderEvents.OrderCancelled;
@@ -10,6 +9,7 @@ import io.outboxrelay.example.orders.entity.OrderLine;
 import io.outboxrelay.example.orders.entity.OrderNotFoundException;
 import io.outboxrelay.example.orders.entity.OrderStatus;
 import io.outboxrelay.outbox.boundary.Outbox;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;

@@ -1,7 +1,7 @@
 package io.outboxrelay.example.orders.boundary;
 
-import io.outboxrelay.example.orders.boundary.Orders.Outcome;
 import io.outboxrelay.console.problem.boundary.Parameters;
+import io.outboxrelay.example.orders.boundary.Orders.Outcome;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
