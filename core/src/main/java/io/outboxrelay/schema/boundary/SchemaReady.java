@@ -9,14 +9,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * Opens once the schema migration has finished. Work that can start before the application
  * has (message channels deliver as soon as CDI is up) waits here rather than on the startup
- * bean itself, which refuses callers until it has started.
+ * bean itself, which refuses callers until it has started. An application with a migration of its
+ * own can wait the same way with a subclass of its own type.
  */
 @ApplicationScoped
 public class SchemaReady {
 
     private final CountDownLatch migrated = new CountDownLatch(1);
 
-    void open() {
+    protected void open() {
         migrated.countDown();
     }
 

@@ -1,28 +1,18 @@
 package io.outboxrelay.example.schema;
 
+import io.outboxrelay.schema.boundary.SchemaReady;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
-/** Opens once the sample's tables exist: message channels may deliver before the application has started. */
+/**
+ * Opens once the sample's tables exist: message channels may deliver before the application has started.
+ * Of its own type only, so the core's {@link SchemaReady} stays the one bean of that type.
+ */
 @ApplicationScoped
-public class SampleSchema {
-
-    private final CountDownLatch migrated = new CountDownLatch(1);
+@Typed(SampleSchema.class)
+public class SampleSchema extends SchemaReady {
 
     void migrated() {
-        migrated.countDown();
-    }
-
-    /** Blocks until the sample's schema is migrated; false if that did not happen within {@code patience}. */
-    public boolean await(Duration patience) {
-        try {
-            return migrated.await(patience.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        open();
     }
 }
