@@ -46,15 +46,22 @@ public final class Api {
         return send(HttpRequest.newBuilder(uri(path)).GET(), headers);
     }
 
-    /** Waits until the server says it is ready (database and Kafka reachable). */
+    /**
+     * Waits until the server says it is ready (database reachable, schema migrated) and that it reaches Kafka,
+     * which readiness leaves out on purpose but every test that publishes needs.
+     */
     public static void awaitReady(Duration deadline) {
-        Awaitility.await("the server at " + BASE_URL + " to become ready")
+        Awaitility.await("the server at " + BASE_URL + " to become ready and reach Kafka")
                 .atMost(deadline)
                 .pollInterval(Duration.ofMillis(500))
                 .pollInSameThread() // called from this class's static initialiser
                 .ignoreExceptions()
-                .until(() -> CLIENT.send(HttpRequest.newBuilder(uri("/health/ready")).timeout(Duration.ofSeconds(10)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+                .until(() -> status("/health/ready") == 200 && status("/outbox/health/kafka") == 200);
+    }
+
+    private static int status(String path) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     /** A response with its body as text, and as JSON when it is JSON. */

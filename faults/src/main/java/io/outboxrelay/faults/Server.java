@@ -113,14 +113,19 @@ final class Server {
     }
 
     void awaitReady(Duration patience) {
+        awaitHealthy("/health/ready", patience);
+        serving = true;
+    }
+
+    /** Waits until the health check at {@code path} answers 200. */
+    void awaitHealthy(String path, Duration patience) {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
-        Waits.until(name + " to be ready", patience, Duration.ofMillis(250), () -> {
+        Waits.until(name + " to answer 200 at " + path, patience, Duration.ofMillis(250), () -> {
             if (!process.isAlive()) {
                 throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + messagesLog());
             }
-            return status(http, "/health/ready") == 200;
+            return status(http, path) == 200;
         });
-        serving = true;
     }
 
     /** The HTTP status of a GET, or -1 when nothing answers. */

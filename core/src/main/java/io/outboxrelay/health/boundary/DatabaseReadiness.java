@@ -2,6 +2,7 @@ package io.outboxrelay.health.boundary;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.schema.boundary.SchemaMigration;
+import io.outboxrelay.schema.boundary.SchemaReady;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -12,14 +13,22 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 
-/** Ready only when PostgreSQL answers and the schema has been migrated. */
+/**
+ * Ready when PostgreSQL answers and the schema has been migrated: all an append needs. Kafka is
+ * deliberately not part of readiness (see {@link KafkaHealth}): while it is away, appends go on and the
+ * relay catches up afterwards.
+ */
 @Readiness
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
 
     @Inject
     OutboxDataSources dataSources;
+
+    @Inject
+    SchemaReady schema;
 
     /** Migrations recorded in the outbox's own history; 0 when its schema was applied by hand. */
     private static long migrationsApplied(Statement statement) throws SQLException {
@@ -40,6 +49,9 @@ public class DatabaseReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         var response = HealthCheckResponse.named("database");
+        if (!schema.await(Duration.ZERO)) {
+            return response.down().withData("error", "schema not migrated yet").build();
+        }
         try (Connection connection = dataSources.nonTransactional().getConnection();
              Statement statement = connection.createStatement()) {
             statement.setQueryTimeout(3);

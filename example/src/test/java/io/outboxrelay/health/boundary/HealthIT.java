@@ -17,9 +17,10 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Health on the real server: started and live; ready goes DOWN when PostgreSQL or Kafka stops
- * and UP again when it returns, while liveness stays UP (a restart would not help). While the
- * database is away, API calls answer 503 problem documents and leave nothing half-committed.
+ * Health on the real server: started and live; ready goes DOWN when PostgreSQL stops and UP again when it
+ * returns, while liveness stays UP (a restart would not help). While the database is away, API calls
+ * answer 503 problem documents and leave nothing half-committed. While Kafka is away the server stays
+ * ready and keeps taking writes; the Kafka check of its own reports the outage.
  */
 class HealthIT {
 
@@ -45,15 +46,29 @@ class HealthIT {
     }
 
     @Test
-    void readinessFollowsKafka() {
+    void readinessStaysUpWhileKafkaIsAwayAndTheKafkaCheckReportsTheOutage() {
+        String customer = "kafka-outage-" + UUID.randomUUID();
         try {
             DevStack.stopKafka();
-            awaitReadiness(503, "kafka", "DOWN");
+            awaitKafkaCheck(503, "DOWN");
+            Answer ready = Api.get("/health/ready");
+            assertThat(ready.status()).as("appends need only the database: " + ready.body()).isEqualTo(200);
+            assertThat(check(ready.json(), "database").getString("status")).isEqualTo("UP");
+            assertThat(ready.json().getJsonArray("checks").getValuesAs(JsonObject.class))
+                    .noneMatch(check -> check.getString("name").equals("kafka"));
+            Answer write = Api.post("/api/orders", "{\"customerId\": \"" + customer
+                    + "\", \"lines\": [{\"sku\": \"mug\", \"quantity\": 1, \"unitPrice\": 5}]}");
+            assertThat(write.status()).as("an order is taken while Kafka is away: " + write.body()).isEqualTo(201);
             assertThat(Api.get("/health/live").status()).as("the relay loop keeps beating during the outage").isEqualTo(200);
         } finally {
             DevStack.startKafka();
         }
-        awaitReadiness(200, "kafka", "UP");
+        awaitKafkaCheck(200, "UP");
+        Awaitility.await("the order taken during the outage to be published").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Database.count("""
+                        SELECT count(*) FROM outbox_event e JOIN orders o ON e.aggregate_id = o.id::text
+                        WHERE o.customer_id = ? AND e.status = 'SENT'""", customer) == 1);
     }
 
     @Test
@@ -81,6 +96,18 @@ class HealthIT {
         Answer again = Api.post("/api/orders", "{\"customerId\": \"" + customer
                 + "\", \"lines\": [{\"sku\": \"mug\", \"quantity\": 1, \"unitPrice\": 5}]}");
         assertThat(again.status()).as("writes work again once the database is back").isEqualTo(201);
+    }
+
+    private static void awaitKafkaCheck(int status, String state) {
+        Awaitility.await("the Kafka check " + status + " " + state)
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    Answer kafka = Api.get("/outbox/health/kafka");
+                    assertThat(kafka.status()).as(kafka.body()).isEqualTo(status);
+                    assertThat(kafka.header("Content-Type")).startsWith("application/json");
+                    assertThat(kafka.json().getString("status")).isEqualTo(state);
+                });
     }
 
     private static void awaitReadiness(int status, String check, String state) {

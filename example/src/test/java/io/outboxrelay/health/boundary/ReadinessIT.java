@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The running server reaches the same PostgreSQL and Kafka cluster the test sees. */
+/** The running server is ready on the same PostgreSQL, and its Kafka check reaches the Kafka cluster the test sees. */
 class ReadinessIT {
 
     @Test
@@ -22,11 +22,12 @@ class ReadinessIT {
         }
 
         Answer ready = Api.get("/health/ready");
+        Answer kafka = Api.get("/outbox/health/kafka");
 
+        assertThat(kafka.status()).as(kafka.body()).isEqualTo(200);
+        assertThat(kafka.json().getString("status")).isEqualTo("UP");
+        assertThat(kafka.json().getJsonObject("data").getString("clusterId")).isEqualTo(expectedClusterId);
         assertThat(ready.status()).as(ready.body()).isEqualTo(200);
-        JsonObject kafka = check(ready.json(), "kafka");
-        assertThat(kafka.getString("status")).isEqualTo("UP");
-        assertThat(kafka.getJsonObject("data").getString("clusterId")).isEqualTo(expectedClusterId);
         JsonObject database = check(ready.json(), "database");
         assertThat(database.getString("status")).isEqualTo("UP");
         assertThat(database.getJsonObject("data").getJsonNumber("migrationsApplied").longValue()).isPositive();
