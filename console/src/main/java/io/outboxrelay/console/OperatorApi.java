@@ -52,13 +52,16 @@ import java.util.Set;
                         description = "No or wrong credentials: sign in with HTTP Basic",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.FORBIDDEN, responseCode = "403",
-                        description = "Signed in, but without the role this needs",
+                        description = "Signed in, but without the role this needs; or a change sent by a page of another site",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.NOT_FOUND, responseCode = "404",
                         description = "No event has this id",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.CONFLICT, responseCode = "409",
                         description = "The event is not a dead letter (only DLT and DEAD events can be replayed)",
+                        content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
+                @APIResponse(name = OperatorApi.UNSUPPORTED, responseCode = "415",
+                        description = "A change not declared as application/json (send that Content-Type, also without a body)",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.UNAVAILABLE, responseCode = "503",
                         description = "The database is not reachable right now; nothing was changed",
@@ -74,6 +77,7 @@ public class OperatorApi extends Application {
     static final String FORBIDDEN = "Forbidden";
     static final String NOT_FOUND = "NotFound";
     static final String CONFLICT = "Conflict";
+    static final String UNSUPPORTED = "UnsupportedMediaType";
     static final String UNAVAILABLE = "Unavailable";
 
     @Override

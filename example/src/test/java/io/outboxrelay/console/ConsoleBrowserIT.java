@@ -4,6 +4,9 @@ import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Browser;
 import io.outboxrelay.support.Database;
 import io.outboxrelay.support.Kafka;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,7 +17,9 @@ import org.openqa.selenium.WebElement;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The operator console in a real headless Chromium against the real server: sign in, find an
  * event by its id, replay a dead letter and watch it get published, triage dead letters by
  * error class with a dry-run count before a bulk replay, see the lag charts drawn, and what a
- * viewer may not do. Screenshots of each step go to target/screenshots.
+ * viewer may not do, and that hostile names from Kafka and the database show as text and run nothing
+ * (under the console's Content-Security-Policy, whose nonced scripts every step above also runs). Screenshots of each step go to target/screenshots.
  */
 class ConsoleBrowserIT {
 
@@ -132,6 +138,73 @@ class ConsoleBrowserIT {
         assertThat(replayButtons).as("a viewer gets no replay button").isEmpty();
         assertThat(browser.find(By.id("who")).getText()).contains("viewer");
         browser.screenshot("07-viewer-event");
+
+        browser.find(By.id("session:signOut")).click(); // a PrimeFaces link: its handler is a nonced script
+        Awaitility.await("signed out").atMost(Duration.ofSeconds(30))
+                .until(() -> browser.currentPath().startsWith("/outbox/console/login.xhtml")
+                        || !browser.driver().findElements(By.id("j_username")).isEmpty());
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        assertThat(browser.currentPath()).as("signed out for good").startsWith("/outbox/console/login.xhtml");
+    }
+
+    @Test
+    void hostileNamesFromKafkaAndTheDatabaseShowAsTextAndRunNothing() throws Exception {
+        String marker = UUID.randomUUID().toString().substring(0, 8);
+        String hostile = "</script><script>window.__xss='" + marker + "'</script><img src=x onerror=\"window.__xss='" + marker + "'\">";
+        String topic = Kafka.uniqueTopic("console-hostile"); // Kafka allows only [a-zA-Z0-9._-] in topic names
+        Kafka.createTopic(topic, 1);
+        String group = "lag-" + marker + hostile;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", Kafka.BOOTSTRAP))) {
+            admin.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        UUID eventId = UUID.randomUUID();
+        Database.update("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,
+                                          status, attempts, last_error, next_attempt_at, first_failed_at)
+                VALUES (?, ?, ?, ?, ?, jsonb_build_object('note', ?::text), jsonb_build_object('x-note', ?::text),
+                        'DEAD', 3, ?, now(), now())""",
+                eventId, hostile, hostile, hostile, hostile, hostile, hostile, "com.example.Hostile" + marker + ": " + hostile);
+
+        browser.open("/outbox/console/lag.xhtml");
+        signIn("viewer", Api.VIEWER_PASSWORD);
+        Awaitility.await("the hostile group in the lag table").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    browser.driver().navigate().refresh();
+                    return browser.find(By.id("lagForm:partitions")).getText().contains("lag-" + marker + hostile);
+                });
+        WebElement canvas = browser.find(By.cssSelector("[id='lagForm:consumerChart'] canvas"));
+        Object labels = ((JavascriptExecutor) browser.driver())
+                .executeScript("var chart = Chart.getChart(arguments[0]); return chart ? chart.data.labels : null;", canvas);
+        assertThat(labels).as("the chart has the name as its label, as text")
+                .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).contains(group + " · " + topic);
+        assertNothingInjected(marker, "lag page");
+        browser.screenshot("08-hostile-lag");
+
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        assertThat(browser.find(By.id("lastError")).getText()).contains(hostile);
+        assertThat(browser.find(By.id("payload")).getText()).contains("window.__xss");
+        assertThat(browser.find(By.id("detail")).getText()).contains(hostile + " / " + hostile);
+        assertNothingInjected(marker, "event page");
+
+        browser.open("/outbox/console/dead-letters.xhtml");
+        assertThat(browser.find(By.xpath("//tr[td//span[starts-with(text(), 'com.example.Hostile" + marker + "')]]")).getText())
+                .contains("com.example.Hostile" + marker);
+        assertNothingInjected(marker, "dead letters page");
+
+        browser.open("/outbox/console/"); // newest first: the hostile event is on the first page
+        assertThat(browser.find(By.id("search:events")).getText()).contains(hostile + " / " + hostile);
+        assertNothingInjected(marker, "search page");
+    }
+
+    /** No script of the hostile text ran, and none of its markup became an element of the page. */
+    private void assertNothingInjected(String marker, String page) {
+        JavascriptExecutor script = (JavascriptExecutor) browser.driver();
+        assertThat(script.executeScript("return window.__xss === undefined ? null : String(window.__xss);")).as(page).isNull();
+        assertThat(script.executeScript("""
+                return Array.from(document.querySelectorAll('script')).filter(s => s.textContent.trim().startsWith('window.__xss')).length
+                     + document.querySelectorAll('img[src="x"]').length;""")).as(page + ": injected elements").isEqualTo(0L);
+        assertThat(browser.driver().getPageSource()).as(page).doesNotContain("<img src=\"x\"", "<img src=x");
     }
 
     private void signIn(String user, String password) {

@@ -93,10 +93,10 @@ public class EventsResource {
     @APIResponse(responseCode = "403", ref = "Forbidden")
     @APIResponse(responseCode = "404", ref = "NotFound")
     @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "Unavailable")
     @POST
     @Path("{eventId}/replay")
-    @Consumes(MediaType.WILDCARD)
     @RolesAllowed("operator")
     public Map<String, Object> replay(@PathParam("eventId") String eventId, @Context SecurityContext security) {
         OperatorApiOnly.require(uri);
@@ -112,6 +112,7 @@ public class EventsResource {
     @APIResponse(responseCode = "400", ref = "BadRequest")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
     @APIResponse(responseCode = "403", ref = "Forbidden")
+    @APIResponse(responseCode = "415", ref = "UnsupportedMediaType")
     @APIResponse(responseCode = "503", ref = "Unavailable")
     @POST
     @Path("replay")

@@ -7,7 +7,11 @@ import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.Map;
 
-/** Chart.js configurations (the JSON PrimeFaces' {@code p:chart} renders) for the lag page. */
+/**
+ * Chart.js configurations (the JSON PrimeFaces' {@code p:chart} renders) for the lag page. PrimeFaces
+ * writes that JSON into an inline {@code <script>} as it is, and labels come from Kafka (a consumer
+ * group may be named {@code </script><script>...}), so the JSON leaves here safe for that context.
+ */
 public final class Charts {
 
     private static final String BLUE = "#2f6fad";
@@ -50,10 +54,27 @@ public final class Charts {
                         .add("title", Json.createObjectBuilder().add("display", true).add("text", title)))
                 .add("scales", Json.createObjectBuilder()
                         .add("y", Json.createObjectBuilder().add("beginAtZero", true)));
-        return Json.createObjectBuilder()
+        return scriptSafe(Json.createObjectBuilder()
                 .add("type", type)
                 .add("data", Json.createObjectBuilder().add("labels", labels).add("datasets", datasets))
                 .add("options", options)
-                .build().toString();
+                .build().toString());
+    }
+
+    /**
+     * The same JSON with every character that could end the script element or open markup inside it
+     * ({@code < > &}) and the two line terminators older JavaScript refuses in strings written as
+     * JSON unicode escapes. Outside strings JSON has none of them, so the value a script reads is unchanged.
+     */
+    static String scriptSafe(String json) {
+        StringBuilder safe = new StringBuilder(json.length() + 16);
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            switch (c) {
+                case '<', '>', '&', '\u2028', '\u2029' -> safe.append(String.format("\\u%04x", (int) c));
+                default -> safe.append(c);
+            }
+        }
+        return safe.toString();
     }
 }

@@ -41,6 +41,17 @@ class ChartsTest {
                 .getJsonNumber(1).doubleValue()).isEqualTo(42.5);
     }
 
+    @Test
+    void aHostileGroupNameCannotEndTheScriptItIsWrittenIntoButReadsBackUnchanged() {
+        String hostile = "</script><script>alert(1)</script><!-- & \u2028";
+
+        String json = Charts.bars("Consumer lag (records)", Map.of(hostile + " · orders.events", 3L));
+
+        assertThat(json).doesNotContain("<", ">", "&", "\u2028");
+        assertThat(read(json).getJsonObject("data").getJsonArray("labels").getString(0))
+                .isEqualTo(hostile + " · orders.events");
+    }
+
     private static JsonObject read(String json) {
         try (var reader = Json.createReader(new StringReader(json))) {
             return reader.readObject();
