@@ -6,6 +6,7 @@ import io.outboxrelay.console.events.boundary.EventsResource;
 import io.outboxrelay.console.events.boundary.LagResource;
 import io.outboxrelay.console.problem.boundary.Authentication;
 import io.outboxrelay.console.problem.boundary.ConstraintViolationMapper;
+import io.outboxrelay.console.problem.boundary.ExactJson;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
 import io.outboxrelay.console.problem.boundary.Problem;
 import io.outboxrelay.console.problem.boundary.StrictJson;
@@ -83,7 +84,7 @@ public class OperatorApi extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return Set.of(EventsResource.class, AuditResource.class, LagResource.class,
-                Authentication.class, StrictJson.class, EventProblems.EventNotFound.class, EventProblems.NotReplayable.class,
+                Authentication.class, StrictJson.class, ExactJson.class, EventProblems.EventNotFound.class, EventProblems.NotReplayable.class,
                 InvalidInputException.Mapper.class, ConstraintViolationMapper.class, WebApplicationExceptionMapper.class,
                 UnexpectedFailureMapper.class);
     }

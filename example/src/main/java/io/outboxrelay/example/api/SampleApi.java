@@ -1,6 +1,7 @@
 package io.outboxrelay.example.api;
 
 import io.outboxrelay.console.problem.boundary.ConstraintViolationMapper;
+import io.outboxrelay.console.problem.boundary.ExactJson;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
 import io.outboxrelay.console.problem.boundary.StrictJson;
 import io.outboxrelay.console.problem.boundary.UnexpectedFailureMapper;
@@ -20,7 +21,7 @@ public class SampleApi extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(OrdersResource.class, CorrelationEcho.class, StrictJson.class,
+        return Set.of(OrdersResource.class, CorrelationEcho.class, StrictJson.class, ExactJson.class,
                 OrderProblems.NotFound.class, OrderProblems.Conflict.class, InvalidInputException.Mapper.class,
                 ConstraintViolationMapper.class, WebApplicationExceptionMapper.class, UnexpectedFailureMapper.class);
     }

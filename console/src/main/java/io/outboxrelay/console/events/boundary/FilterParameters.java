@@ -89,11 +89,16 @@ final class FilterParameters {
         if (blank(value)) {
             return null;
         }
+        OffsetDateTime time;
         try {
-            return OffsetDateTime.parse(value.trim());
+            time = OffsetDateTime.parse(value.trim());
         } catch (DateTimeParseException notATime) {
             throw new InvalidInputException("'" + name + "' must be an ISO-8601 time with offset, e.g. 2026-11-30T10:15:00Z");
         }
+        if (!Parameters.ordinaryTime(time)) {
+            throw new InvalidInputException("'" + name + "' must lie between the years 1 and 9999");
+        }
+        return time;
     }
 
     private static String text(String name, String value) {

@@ -117,14 +117,19 @@ public final class ConsoleQuery {
     }
 
     private static OffsetDateTime time(String word, String value) {
+        OffsetDateTime time;
         try {
-            return value.length() == 10
+            time = value.length() == 10
                     ? LocalDate.parse(value).atStartOfDay().atOffset(ZoneOffset.UTC)
                     : OffsetDateTime.parse(value);
         } catch (DateTimeParseException notATime) {
             throw new IllegalArgumentException("'" + shorten(word) + "': give a date (2026-11-30) or a time with its offset "
                     + "(2026-11-30T12:00:00Z).");
         }
+        if (!Parameters.ordinaryTime(time)) {
+            throw new IllegalArgumentException("'" + shorten(word) + "': give a time between the years 1 and 9999.");
+        }
+        return time;
     }
 
     private static String text(String word, String value) {

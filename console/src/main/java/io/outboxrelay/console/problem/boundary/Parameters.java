@@ -1,5 +1,7 @@
 package io.outboxrelay.console.problem.boundary;
 
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,16 @@ public final class Parameters {
         } catch (NumberFormatException notANumber) {
             throw new InvalidInputException("'" + name + "' must be a whole number");
         }
+    }
+
+    /**
+     * Times every part of the system can hold: years 1 to 9999 (PostgreSQL's timestamptz ends in the year
+     * 294276 and begins in 4713 BC, Java's much further out, ISO-8601 without a sign at 9999). A time out
+     * there is no filter anybody means, and PostgreSQL would refuse it with an error instead of no rows.
+     */
+    public static boolean ordinaryTime(OffsetDateTime time) {
+        int year = time.withOffsetSameInstant(ZoneOffset.UTC).getYear();
+        return year >= 1 && year <= 9999;
     }
 
     /** Control characters have no place in a filter value (and PostgreSQL text cannot even hold a NUL). */

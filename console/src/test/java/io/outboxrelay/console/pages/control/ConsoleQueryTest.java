@@ -48,6 +48,8 @@ class ConsoleQueryTest {
         assertThatThrownBy(() -> ConsoleQuery.parse("id:12345")).hasMessageContaining("not an event id");
         assertThatThrownBy(() -> ConsoleQuery.parse("from:yesterday")).hasMessageContaining("give a date");
         assertThatThrownBy(() -> ConsoleQuery.parse("from:2026-11-30 to:2026-11-01")).hasMessageContaining("after");
+        assertThatThrownBy(() -> ConsoleQuery.parse("from:+275760-09-13T00:00:00Z")).hasMessageContaining("between the years 1 and 9999");
+        assertThatThrownBy(() -> ConsoleQuery.parse("to:-4713-11-24T00:00:00Z")).hasMessageContaining("between the years 1 and 9999");
         assertThatThrownBy(() -> ConsoleQuery.parse("type:")).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> ConsoleQuery.parse("x".repeat(1001))).hasMessageContaining("longer than 1000");
     }
