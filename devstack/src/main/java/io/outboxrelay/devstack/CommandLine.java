@@ -22,8 +22,8 @@ final class CommandLine {
 
     static final String USAGE = String.join("\n",
             "usage: stack <command> --dir <stateDir> [options]",
-            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-nodes N] [--kafka-prop key=value]...",
-            "     [--pg-setting key=value]...",
+            "  up --dir D [--pg-port N] [--kafka-port N] [--kafka-sasl-port N] [--kafka-nodes N]",
+            "     [--kafka-prop key=value]... [--pg-setting key=value]...",
             "                     start PostgreSQL and Kafka (or reuse them), wait until both serve,",
             "                     print the contents of D/stack.env",
             "  down --dir D       stop both, keeping their data",
@@ -38,6 +38,8 @@ final class CommandLine {
     final Path dir;
     final int postgresPort;
     final int kafkaPort;
+    /** {@code --kafka-sasl-port}: node 1's SASL/SCRAM listener; 0 when not given (stored, or a free one). */
+    final int kafkaSaslPort;
     final Map<String, String> kafkaProperties;
     final Map<String, String> postgresSettings;
     /** {@code --kafka-nodes}; 0 when not given (the stored size, or one node). */
@@ -45,12 +47,13 @@ final class CommandLine {
     /** {@code --node}; 0 when not given (every node). */
     final int node;
 
-    private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, Map<String, String> kafkaProperties,
-                        Map<String, String> postgresSettings, int kafkaNodes, int node) {
+    private CommandLine(String command, Path dir, int postgresPort, int kafkaPort, int kafkaSaslPort,
+                        Map<String, String> kafkaProperties, Map<String, String> postgresSettings, int kafkaNodes, int node) {
         this.command = command;
         this.dir = dir;
         this.postgresPort = postgresPort;
         this.kafkaPort = kafkaPort;
+        this.kafkaSaslPort = kafkaSaslPort;
         this.kafkaProperties = kafkaProperties;
         this.postgresSettings = postgresSettings;
         this.kafkaNodes = kafkaNodes;
@@ -67,6 +70,7 @@ final class CommandLine {
         Path dir = null;
         int postgresPort = 0;
         int kafkaPort = 0;
+        int kafkaSaslPort = 0;
         Map<String, String> kafkaProperties = new LinkedHashMap<>();
         Map<String, String> postgresSettings = new LinkedHashMap<>();
         int kafkaNodes = 0;
@@ -81,6 +85,7 @@ final class CommandLine {
                 case "--dir" -> dir = Path.of(value).toAbsolutePath().normalize();
                 case "--pg-port" -> postgresPort = port(option, value);
                 case "--kafka-port" -> kafkaPort = port(option, value);
+                case "--kafka-sasl-port" -> kafkaSaslPort = port(option, value);
                 case "--kafka-prop" -> putProperty(option, kafkaProperties, value);
                 case "--pg-setting" -> putProperty(option, postgresSettings, value);
                 case "--kafka-nodes" -> kafkaNodes = number(option, value, MAX_KAFKA_NODES);
@@ -101,7 +106,11 @@ final class CommandLine {
         if (kafkaNodes != 0 && !command.equals("up")) {
             throw new IllegalArgumentException("--kafka-nodes applies only to up");
         }
-        return new CommandLine(command, dir, postgresPort, kafkaPort, kafkaProperties, postgresSettings, kafkaNodes, node);
+        if (kafkaSaslPort != 0 && !command.equals("up")) {
+            throw new IllegalArgumentException("--kafka-sasl-port applies only to up");
+        }
+        return new CommandLine(command, dir, postgresPort, kafkaPort, kafkaSaslPort, kafkaProperties, postgresSettings,
+                kafkaNodes, node);
     }
 
     private static int number(String option, String value, int max) {

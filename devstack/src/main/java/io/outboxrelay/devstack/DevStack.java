@@ -79,6 +79,7 @@ public final class DevStack {
         Postgres postgres = new Postgres(state);
         assignPort(state, postgres, commandLine.postgresPort);
         assignPort(state, kafka.node(1), commandLine.kafkaPort);
+        kafka.node(1).assignSaslPort(commandLine.kafkaSaslPort);
         kafka.assignInternalSettings();
         postgres.assignHome();
         commandLine.kafkaProperties.forEach((key, value) -> state.set(KafkaCluster.PROPERTY_PREFIX + key, value));

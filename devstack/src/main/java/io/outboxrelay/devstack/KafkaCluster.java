@@ -18,6 +18,10 @@ final class KafkaCluster {
     static final String PROPERTY_PREFIX = "kafka.prop.";
     static final String SIZE_KEY = "kafka.nodes";
     static final String CLUSTER_ID_KEY = "kafka.cluster.id";
+    /** The SASL listener's one user, created when the storage is formatted; a development stack's fixed secret, as PostgreSQL's. */
+    static final String SCRAM_MECHANISM = "SCRAM-SHA-256";
+    static final String SCRAM_USER = "outbox";
+    static final String SCRAM_PASSWORD = "outbox";
 
     private final StackState state;
     private final int size;
@@ -97,6 +101,10 @@ final class KafkaCluster {
         return nodes.stream().map(KafkaNode::address).collect(Collectors.joining(","));
     }
 
+    String saslBootstrapServers() {
+        return nodes.stream().map(KafkaNode::saslAddress).collect(Collectors.joining(","));
+    }
+
     String quorumVoters() {
         return nodes.stream()
                 .map(node -> node.id() + "@" + Ports.LOOPBACK + ":" + node.controllerPort())
@@ -124,6 +132,10 @@ final class KafkaCluster {
         lines.add("KAFKA_BOOTSTRAP_SERVERS=" + bootstrapServers());
         lines.add("KAFKA_NODES=" + size);
         nodes.forEach(node -> lines.add("KAFKA_NODE_" + node.id() + "_PORT=" + node.port()));
+        lines.add("KAFKA_SASL_BOOTSTRAP_SERVERS=" + saslBootstrapServers());
+        lines.add("KAFKA_SASL_MECHANISM=" + SCRAM_MECHANISM);
+        lines.add("KAFKA_SASL_USERNAME=" + SCRAM_USER);
+        lines.add("KAFKA_SASL_PASSWORD=" + SCRAM_PASSWORD);
         return lines;
     }
 }

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -20,12 +21,14 @@ final class KafkaNode extends Component {
     private final KafkaCluster cluster;
     private final int id;
     private final String controllerPortKey;
+    private final String saslPortKey;
 
     KafkaNode(KafkaCluster cluster, int id) {
         super(cluster.size() == 1 ? "kafka" : "kafka-" + id, settingKey(cluster, id, "port"), cluster.state());
         this.cluster = cluster;
         this.id = id;
         this.controllerPortKey = settingKey(cluster, id, "controller.port");
+        this.saslPortKey = settingKey(cluster, id, "sasl.port");
     }
 
     private static String settingKey(KafkaCluster cluster, int id, String setting) {
@@ -45,9 +48,27 @@ final class KafkaNode extends Component {
         return state.requirePort(controllerPortKey);
     }
 
+    /** The listener that wants SASL/SCRAM credentials, as a production cluster does (see {@link KafkaCluster#SCRAM_USER}). */
+    String saslAddress() {
+        return Ports.LOOPBACK + ":" + state.requirePort(saslPortKey);
+    }
+
+    /** An explicit port for the SASL listener wins over a stored or free one. */
+    void assignSaslPort(int requested) {
+        Optional<Integer> stored = state.port(saslPortKey);
+        if (requested == 0) {
+            return;
+        }
+        if (stored.isPresent() && stored.get() != requested && running().isPresent()) {
+            throw new DevStackException(name() + " already listens for SASL on port " + stored.get()
+                    + "; stop it before moving that listener to port " + requested);
+        }
+        state.set(saslPortKey, Integer.toString(requested));
+    }
+
     /** Picks free loopback ports for whatever this node has none stored for yet. */
     void assignPorts() {
-        for (String key : List.of(portKey(), controllerPortKey)) {
+        for (String key : List.of(portKey(), controllerPortKey, saslPortKey)) {
             if (state.port(key).isEmpty()) {
                 state.set(key, Integer.toString(Ports.pickFree(state.ports())));
             }
@@ -119,13 +140,18 @@ final class KafkaNode extends Component {
 
     Map<String, String> serverConfig() {
         String listener = "PLAINTEXT://" + address();
+        String saslListener = "SASL_PLAINTEXT://" + saslAddress();
         Map<String, String> config = new LinkedHashMap<>();
         config.put("process.roles", "broker,controller");
         config.put("node.id", Integer.toString(id));
         config.put("controller.quorum.voters", cluster.quorumVoters());
-        config.put("listeners", listener + ",CONTROLLER://" + Ports.LOOPBACK + ":" + controllerPort());
-        config.put("advertised.listeners", listener);
-        config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        config.put("listeners", listener + ",CONTROLLER://" + Ports.LOOPBACK + ":" + controllerPort() + "," + saslListener);
+        config.put("advertised.listeners", listener + "," + saslListener);
+        config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT");
+        // a second listener that authenticates clients with SASL/SCRAM, for proving clients that a secured cluster needs
+        config.put("sasl.enabled.mechanisms", KafkaCluster.SCRAM_MECHANISM);
+        config.put("listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;");
         config.put("controller.listener.names", "CONTROLLER");
         config.put("inter.broker.listener.name", "PLAINTEXT");
         config.put("log.dirs", state.file(name() + "/data").toString());
@@ -159,8 +185,10 @@ final class KafkaNode extends Component {
     static void serve(StackState state, int id) {
         KafkaCluster cluster = new KafkaCluster(state);
         String config = cluster.node(id == 0 ? 1 : id).serverProperties().toString();
-        int exit = kafka.tools.StorageTool.execute(
-                new String[] {"format", "--ignore-formatted", "-t", cluster.clusterId(), "-c", config}, System.out);
+        String scramUser = KafkaCluster.SCRAM_MECHANISM + "=[name=" + KafkaCluster.SCRAM_USER
+                + ",password=" + KafkaCluster.SCRAM_PASSWORD + "]";
+        int exit = kafka.tools.StorageTool.execute(new String[] {"format", "--ignore-formatted", "-t", cluster.clusterId(),
+                "-c", config, "--add-scram", scramUser}, System.out);
         if (exit != 0) {
             throw new DevStackException("formatting Kafka storage failed with exit code " + exit);
         }

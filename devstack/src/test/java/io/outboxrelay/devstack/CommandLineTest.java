@@ -13,7 +13,7 @@ class CommandLineTest {
     @Test
     void parsesEveryOptionOfUp() {
         CommandLine line = CommandLine.parse(new String[] {
-            "up", "--dir", "state/../ds", "--pg-port", "15432", "--kafka-port", "0",
+            "up", "--dir", "state/../ds", "--pg-port", "15432", "--kafka-port", "0", "--kafka-sasl-port", "19093",
             "--kafka-prop", "auto.create.topics.enable=false", "--kafka-prop", "log.retention.ms=a=b",
             "--pg-setting", "wal_level=logical"});
 
@@ -21,6 +21,7 @@ class CommandLineTest {
         assertEquals(Path.of("ds").toAbsolutePath(), line.dir);
         assertEquals(15432, line.postgresPort);
         assertEquals(0, line.kafkaPort);
+        assertEquals(19093, line.kafkaSaslPort);
         assertEquals(Map.of("auto.create.topics.enable", "false", "log.retention.ms", "a=b"), line.kafkaProperties);
         assertEquals(Map.of("wal_level", "logical"), line.postgresSettings);
         assertEquals(0, line.kafkaNodes);
@@ -38,6 +39,8 @@ class CommandLineTest {
     @Test
     void rejectsANodeWhereItMeansNothingAndAKillWithoutOne() {
         assertThrows(IllegalArgumentException.class, () -> CommandLine.parse(new String[] {"kill-kafka", "--dir", "d"}));
+        assertThrows(IllegalArgumentException.class,
+                () -> CommandLine.parse(new String[] {"start-kafka", "--dir", "d", "--kafka-sasl-port", "19093"}));
         assertThrows(IllegalArgumentException.class,
                 () -> CommandLine.parse(new String[] {"up", "--dir", "d", "--node", "1"}));
         assertThrows(IllegalArgumentException.class,

@@ -44,6 +44,9 @@ class KafkaClusterTest {
         state.set("kafka.1.port", "19001");
         state.set("kafka.2.port", "19002");
         state.set("kafka.3.port", "19003");
+        state.set("kafka.1.sasl.port", "19101");
+        state.set("kafka.2.sasl.port", "19102");
+        state.set("kafka.3.sasl.port", "19103");
         KafkaCluster cluster = new KafkaCluster(state);
         cluster.assignInternalSettings();
 
@@ -52,7 +55,11 @@ class KafkaClusterTest {
                 "KAFKA_NODES=3",
                 "KAFKA_NODE_1_PORT=19001",
                 "KAFKA_NODE_2_PORT=19002",
-                "KAFKA_NODE_3_PORT=19003"), cluster.environment());
+                "KAFKA_NODE_3_PORT=19003",
+                "KAFKA_SASL_BOOTSTRAP_SERVERS=127.0.0.1:19101,127.0.0.1:19102,127.0.0.1:19103",
+                "KAFKA_SASL_MECHANISM=SCRAM-SHA-256",
+                "KAFKA_SASL_USERNAME=outbox",
+                "KAFKA_SASL_PASSWORD=outbox"), cluster.environment());
         assertEquals(19002, cluster.node(2).port());
     }
 
@@ -62,9 +69,12 @@ class KafkaClusterTest {
         state.set("kafka.port", "19092");
         KafkaCluster.assignSize(state, 0);
         KafkaCluster cluster = new KafkaCluster(state);
+        cluster.node(1).assignSaslPort(19093);
         cluster.assignInternalSettings();
 
-        assertEquals(List.of("KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:19092", "KAFKA_NODES=1", "KAFKA_NODE_1_PORT=19092"),
+        assertEquals(List.of("KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:19092", "KAFKA_NODES=1", "KAFKA_NODE_1_PORT=19092",
+                        "KAFKA_SASL_BOOTSTRAP_SERVERS=127.0.0.1:19093", "KAFKA_SASL_MECHANISM=SCRAM-SHA-256",
+                        "KAFKA_SASL_USERNAME=outbox", "KAFKA_SASL_PASSWORD=outbox"),
                 cluster.environment());
     }
 

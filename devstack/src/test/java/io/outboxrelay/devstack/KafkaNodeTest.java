@@ -32,7 +32,9 @@ class KafkaNodeTest {
         Map<String, String> config = cluster.node(1).serverConfig();
 
         assertEquals("1", config.get("node.id"));
-        assertEquals("PLAINTEXT://127.0.0.1:19092", config.get("advertised.listeners"));
+        String sasl = cluster.node(1).saslAddress();
+        assertEquals("PLAINTEXT://127.0.0.1:19092,SASL_PLAINTEXT://" + sasl, config.get("advertised.listeners"));
+        assertEquals("SCRAM-SHA-256", config.get("sasl.enabled.mechanisms"));
         assertEquals("false", config.get("auto.create.topics.enable"));
         assertEquals("1", config.get("offsets.topic.num.partitions"));
         assertEquals("1", config.get("default.replication.factor"));
@@ -40,7 +42,7 @@ class KafkaNodeTest {
         assertFalse(config.containsKey("min.insync.replicas"));
         assertEquals(dir.resolve("kafka/data").toString(), config.get("log.dirs"));
         String controller = config.get("controller.quorum.voters").replace("1@", "");
-        assertEquals("PLAINTEXT://127.0.0.1:19092,CONTROLLER://" + controller, config.get("listeners"));
+        assertEquals("PLAINTEXT://127.0.0.1:19092,CONTROLLER://" + controller + ",SASL_PLAINTEXT://" + sasl, config.get("listeners"));
         assertEquals("kafka", cluster.node(1).name());
     }
 
@@ -73,14 +75,16 @@ class KafkaNodeTest {
             assertEquals("kafka-" + id, node.name());
             assertEquals("broker,controller", config.get("process.roles"));
             assertEquals(dir.resolve("kafka-" + id + "/data").toString(), config.get("log.dirs"));
-            assertEquals("PLAINTEXT://127.0.0.1:" + node.port(), config.get("advertised.listeners"));
-            assertEquals("PLAINTEXT://127.0.0.1:" + node.port() + ",CONTROLLER://127.0.0.1:" + node.controllerPort(),
-                    config.get("listeners"));
+            assertEquals("PLAINTEXT://127.0.0.1:" + node.port() + ",SASL_PLAINTEXT://" + node.saslAddress(),
+                    config.get("advertised.listeners"));
+            assertEquals("PLAINTEXT://127.0.0.1:" + node.port() + ",CONTROLLER://127.0.0.1:" + node.controllerPort()
+                    + ",SASL_PLAINTEXT://" + node.saslAddress(), config.get("listeners"));
             assertEquals(cluster.quorumVoters(), config.get("controller.quorum.voters"));
             ports.add(Integer.toString(node.port()));
             ports.add(Integer.toString(node.controllerPort()));
+            ports.add(node.saslAddress());
         }
-        assertEquals(6, ports.size());
+        assertEquals(9, ports.size());
         List<KafkaNode> nodes = cluster.nodes();
         assertEquals("1@127.0.0.1:" + nodes.get(0).controllerPort()
                 + ",2@127.0.0.1:" + nodes.get(1).controllerPort()

@@ -2,6 +2,7 @@ package io.outboxrelay.health.boundary;
 
 import io.outboxrelay.kafka.boundary.KafkaAdmin;
 import io.outboxrelay.kafka.boundary.KafkaAdmin.ClusterInfo;
+import io.outboxrelay.kafka.boundary.KafkaSettings;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
@@ -17,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code GET /outbox/health/kafka}: a round trip to the Kafka cluster, shaped like a MicroProfile
- * health check (200 UP with the cluster id, 503 DOWN). Deliberately not part of {@code /health/ready}:
+ * health check (200 UP with the cluster id and the security protocol the server's clients use, 503
+ * DOWN). Deliberately not part of {@code /health/ready}:
  * appends need only the database, and an orchestrator that took every server out of its load balancer
  * while Kafka is away would refuse exactly the writes the outbox exists to absorb. Alert on this, or on
  * {@code outbox_relay_outage}; do not route traffic by it.
@@ -31,13 +33,18 @@ public class KafkaHealth extends HttpServlet {
     @Inject
     transient KafkaAdmin kafka;
 
+    @Inject
+    transient KafkaSettings settings;
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         JsonObjectBuilder data = Json.createObjectBuilder();
         boolean up = false;
         try {
             ClusterInfo cluster = kafka.describeCluster(TIMEOUT);
-            data.add("clusterId", cluster.clusterId()).add("brokers", cluster.brokers());
+            data.add("clusterId", cluster.clusterId()).add("brokers", cluster.brokers())
+                    .add("securityProtocol", String.valueOf(settings.clientProperties("admin")
+                            .getOrDefault("security.protocol", "PLAINTEXT")));
             up = true;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();

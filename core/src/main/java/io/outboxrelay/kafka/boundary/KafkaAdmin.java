@@ -39,8 +39,8 @@ public class KafkaAdmin {
     public synchronized Admin admin() {
         if (admin == null) {
             Map<String, Object> properties = settings.clientProperties("admin");
-            properties.put("request.timeout.ms", 10_000);
-            properties.put("default.api.timeout.ms", 15_000);
+            properties.putIfAbsent("request.timeout.ms", 10_000);
+            properties.putIfAbsent("default.api.timeout.ms", 15_000);
             admin = Admin.create(properties);
         }
         return admin;
