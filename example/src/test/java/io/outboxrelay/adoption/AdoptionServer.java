@@ -134,7 +134,7 @@ final class AdoptionServer implements AutoCloseable {
 
     /** The JDBC URL of the server's own database, for the test's checks. */
     String databaseUrl() {
-        return DB_URL.substring(0, DB_URL.lastIndexOf('/') + 1) + database;
+        return databaseUrl(database);
     }
 
     Path messagesLog() {
@@ -147,6 +147,11 @@ final class AdoptionServer implements AutoCloseable {
     }
 
     private void freshDatabase() throws SQLException {
+        freshDatabase(database);
+    }
+
+    /** Drops and creates {@code database} (owned by the stack's user), for a test that must use it before a server does. */
+    static void freshDatabase(String database) throws SQLException {
         String admin = DB_URL.substring(0, DB_URL.lastIndexOf('/') + 1) + "postgres";
         // the local stack's superuser, which only the test stack has
         try (Connection connection = DriverManager.getConnection(admin, "postgres", "postgres");
@@ -154,6 +159,11 @@ final class AdoptionServer implements AutoCloseable {
             statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             statement.execute("CREATE DATABASE " + database + " OWNER outbox");
         }
+    }
+
+    /** The JDBC URL of {@code database} on the test stack. */
+    static String databaseUrl(String database) {
+        return DB_URL.substring(0, DB_URL.lastIndexOf('/') + 1) + database;
     }
 
     private void layOut(boolean console, List<App> apps) throws IOException {

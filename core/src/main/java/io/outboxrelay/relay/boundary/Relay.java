@@ -1,8 +1,11 @@
 package io.outboxrelay.relay.boundary;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.relay.control.EventPublisher;
+import io.outboxrelay.relay.control.InstanceClaim;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayStore;
+import io.outboxrelay.relay.control.SendWindow;
 import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -19,6 +22,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
@@ -61,6 +65,12 @@ public class Relay {
     RelayStore store;
 
     @Inject
+    EventPublisher publisher;
+
+    @Inject
+    InstanceClaim instance;
+
+    @Inject
     @OutboxClock
     Clock clock;
 
@@ -73,6 +83,13 @@ public class Relay {
         if (!settings.enabled()) {
             LOG.info("Relay disabled on this server (outbox.relay.enabled=false)");
             return;
+        }
+        Duration landing = publisher.landingBound();
+        if (SendWindow.width(settings.lease(), landing).compareTo(Duration.ZERO) <= 0) {
+            throw new IllegalStateException("outbox.relay.lease-ms (" + settings.lease().toMillis() + ") must exceed the relay"
+                    + " producer's max.block.ms + delivery.timeout.ms (" + landing.toMillis() + ") by more than a second:"
+                    + " a record sent late in a round could otherwise land after its lease ran out and after the next"
+                    + " event of its aggregate, published by the relay that took the rows over");
         }
         for (int i = 0; i < settings.workers(); i++) {
             RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor);
@@ -118,5 +135,6 @@ public class Relay {
                         + "; they expire on their own: " + e.getMessage());
             }
         }
+        instance.release();
     }
 }

@@ -33,6 +33,9 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class EventPublisher {
 
+    private static final PublishResult LEASE_RUNNING_OUT =
+            new PublishResult.NotSent("the round's lease would run out before the record could land");
+
     @Inject
     KafkaSettings kafka;
 
@@ -41,9 +44,10 @@ public class EventPublisher {
 
     private Producer<String, byte[]> producer;
 
-    /** Publishes records keyed by row id, all at once; every row gets a result. */
-    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records) throws InterruptedException {
-        return publish(records, Set.of());
+    /** Publishes records keyed by row id, all at once, while {@code window} is open; every row gets a result. */
+    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, SendWindow window)
+            throws InterruptedException {
+        return publish(records, Set.of(), window);
     }
 
     /**
@@ -52,21 +56,27 @@ public class EventPublisher {
      * rejects can take the records batched with it down too (a batch holding a too-large record
      * may only time out), so a suspect gets a batch of its own and cannot harm its neighbours twice.
      */
-    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated)
-            throws InterruptedException {
+    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated,
+                                            SendWindow window) throws InterruptedException {
         Producer<String, byte[]> producer = producer();
         Map<String, Throwable> unusableTopics = checkTopics(producer, records.values().stream()
                 .map(ProducerRecord::topic).distinct().toList());
         Map<Long, CompletableFuture<PublishResult>> pending = new LinkedHashMap<>();
+        boolean open = window.open();
         records.forEach((id, record) -> {
             if (!isolated.contains(id)) {
-                pending.put(id, send(producer, record, unusableTopics.get(record.topic())));
+                pending.put(id, open ? send(producer, record, unusableTopics.get(record.topic()))
+                        : CompletableFuture.completedFuture(LEASE_RUNNING_OUT));
             }
         });
         Map<Long, PublishResult> results = await(pending);
         PublishResult timedOut = null;
         for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : records.entrySet()) {
             if (!isolated.contains(suspect.getKey())) {
+                continue;
+            }
+            if (!window.open()) {
+                results.put(suspect.getKey(), LEASE_RUNNING_OUT);
                 continue;
             }
             if (timedOut != null) { // Kafka is slow or gone: do not wait a send timeout per suspect
@@ -132,18 +142,35 @@ public class EventPublisher {
         return results;
     }
 
+    /**
+     * The longest a record handed to the producer can take to land or fail for good: {@code send} may block
+     * for {@code max.block.ms}, and then {@code delivery.timeout.ms} bounds everything else.
+     */
+    public Duration landingBound() {
+        Map<String, Object> properties = producerProperties();
+        return Duration.ofMillis(millis(properties, ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                + millis(properties, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+    }
+
+    private static long millis(Map<String, Object> properties, String name) {
+        return Long.parseLong(String.valueOf(properties.get(name)).trim());
+    }
+
+    private Map<String, Object> producerProperties() {
+        Map<String, Object> defaults = new HashMap<>();
+        defaults.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        defaults.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
+        defaults.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        defaults.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        defaults.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        defaults.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 25_000);
+        defaults.putAll(settings.producerOverrides());
+        return kafka.reliableProducerProperties("relay", defaults);
+    }
+
     private synchronized Producer<String, byte[]> producer() {
         if (producer == null) {
-            Map<String, Object> properties = new HashMap<>();
-            properties.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-            properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
-            properties.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-            properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
-            properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-            properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 25_000);
-            properties.putAll(settings.producerOverrides());
-            producer = new KafkaProducer<>(kafka.reliableProducerProperties("relay", properties),
-                    new StringSerializer(), new ByteArraySerializer());
+            producer = new KafkaProducer<>(producerProperties(), new StringSerializer(), new ByteArraySerializer());
         }
         return producer;
     }

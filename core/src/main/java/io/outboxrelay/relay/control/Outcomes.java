@@ -4,6 +4,7 @@ import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.PublishResult.Failed;
+import io.outboxrelay.relay.entity.PublishResult.NotSent;
 import io.outboxrelay.time.Backoff;
 
 import java.time.Instant;
@@ -28,8 +29,12 @@ public final class Outcomes {
     public record DeadLetter(ClaimedEvent event, Throwable error, int attempts) {
     }
 
-    /** The decisions for one batch; {@code released} rows go back untouched because Kafka is down. */
-    public record Decision(List<Sent> sent, List<Retry> retries, List<DeadLetter> deadLetters, List<Long> released) {
+    /**
+     * The decisions for one batch; {@code released} rows go back untouched because Kafka is down, {@code unsent}
+     * ones because the round's lease ran short before they could be sent (no attempt spent either way).
+     */
+    public record Decision(List<Sent> sent, List<Retry> retries, List<DeadLetter> deadLetters, List<Long> released,
+                           List<Long> unsent) {
 
         public boolean outage() {
             return !released.isEmpty();
@@ -53,11 +58,16 @@ public final class Outcomes {
         List<Retry> retries = new ArrayList<>();
         List<DeadLetter> deadLetters = new ArrayList<>();
         List<Long> released = new ArrayList<>();
+        List<Long> unsent = new ArrayList<>();
         Boolean reachable = null;
         for (ClaimedEvent event : events) {
             PublishResult result = results.get(event.id());
             if (result instanceof Acked acked) {
                 sent.add(new Sent(event.id(), acked.partition(), acked.offset()));
+                continue;
+            }
+            if (result instanceof NotSent) {
+                unsent.add(event.id());
                 continue;
             }
             Throwable error = result instanceof Failed failed
@@ -80,7 +90,7 @@ public final class Outcomes {
                 retries.add(new Retry(event.id(), backoff.next(attempts, now, random), describe(error)));
             }
         }
-        return new Decision(sent, retries, deadLetters, released);
+        return new Decision(sent, retries, deadLetters, released, unsent);
     }
 
     /** The error as operators read it in {@code last_error}: class and message, bounded. */

@@ -67,9 +67,15 @@ public class RelayRound {
     @Inject
     TableStatistics statistics;
 
-    /** Runs one round; returns how many rows it claimed (0 when idle or Kafka is down). */
+    @Inject
+    InstanceClaim instance;
+
+    /** Runs one round; returns how many rows it claimed (0 when idle, Kafka is down or another relay has our id). */
     public int run(String owner) throws SQLException, InterruptedException {
         heartbeat.beat();
+        if (!instance.held(settings.instanceId())) {
+            return 0;
+        }
         if (outage.inOutage()) {
             if (!outage.probeDue()) {
                 return 0;
@@ -80,8 +86,8 @@ public class RelayRound {
         }
         statistics.refreshIfStale();
         Instant now = clock.instant();
-        long started = System.nanoTime();
-        List<ClaimedEvent> claimed = store.claim(owner, now, now.plus(settings.lease()), settings.batchSize(),
+        long started = System.nanoTime(); // no later than the lease begins in the database
+        List<ClaimedEvent> claimed = store.claim(owner, now, settings.lease(), settings.batchSize(),
                 settings.ordering(), settings.blockOnDead());
         if (claimed.isEmpty()) {
             return 0;
@@ -90,7 +96,8 @@ public class RelayRound {
         claimed.forEach(event -> records.put(event.id(), KafkaRecords.of(event, settings.cloudEventsSource())));
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());
-        Map<Long, PublishResult> results = publisher.publish(records, failedBefore);
+        SendWindow window = SendWindow.opening(started, settings.lease(), publisher.landingBound(), System::nanoTime);
+        Map<Long, PublishResult> results = publisher.publish(records, failedBefore, window);
 
         Instant done = clock.instant();
         Decision decision = new Outcomes(settings.maxAttempts(), settings.retryBackoff())
@@ -100,8 +107,10 @@ public class RelayRound {
         if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
             store.holdFollowers(decision.retries(), done);
         }
-        List<Failure> failed = deadLetter(owner, decision.deadLetters());
-        store.release(owner, decision.released(), done, done);
+        List<Failure> failed = deadLetter(owner, decision.deadLetters(), window);
+        List<Long> givenBack = new ArrayList<>(decision.released());
+        givenBack.addAll(decision.unsent());
+        store.release(owner, givenBack, done, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
@@ -121,14 +130,16 @@ public class RelayRound {
         }
         int dead = (int) failed.stream().filter(failure -> "DEAD".equals(failure.status())).count();
         reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts, decision.retries().size(),
-                failed.size() - dead, dead, decision.released().size() + decision.deadLetters().size() - failed.size()));
+                failed.size() - dead, dead, decision.released().size() + decision.unsent().size()
+                        + decision.deadLetters().size() - failed.size()));
     }
 
     /**
      * Publishes to {@code <topic>.DLT}; rows whose dead letter was acked become DLT, the others
-     * DEAD (or go back, when Kafka is down). Returns the rows marked DLT or DEAD.
+     * DEAD (or go back, when Kafka is down or the lease ran short). Returns the rows marked DLT or DEAD.
      */
-    private List<Failure> deadLetter(String owner, List<DeadLetter> deadLetters) throws SQLException, InterruptedException {
+    private List<Failure> deadLetter(String owner, List<DeadLetter> deadLetters, SendWindow window)
+            throws SQLException, InterruptedException {
         if (deadLetters.isEmpty()) {
             return List.of();
         }
@@ -136,7 +147,7 @@ public class RelayRound {
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         deadLetters.forEach(letter -> records.put(letter.event().id(), KafkaRecords.deadLetter(letter.event(),
                 settings.cloudEventsSource(), letter.error(), letter.attempts(), now)));
-        Map<Long, PublishResult> results = publisher.publish(records);
+        Map<Long, PublishResult> results = publisher.publish(records, window);
         List<Failure> failures = new ArrayList<>();
         List<Long> released = new ArrayList<>();
         java.util.function.BooleanSupplier kafkaDown = memoized(() -> !clusterReachable());
@@ -144,7 +155,9 @@ public class RelayRound {
             ClaimedEvent event = letter.event();
             String reason = Outcomes.describe(letter.error());
             String dlt = event.topic() + KafkaRecords.DLT_SUFFIX;
-            if (results.get(event.id()) instanceof Acked acked) {
+            if (results.get(event.id()) instanceof PublishResult.NotSent) {
+                released.add(event.id()); // its last attempt is made again by whoever claims it next
+            } else if (results.get(event.id()) instanceof Acked acked) {
                 failures.add(new Failure(event.id(), "DLT", letter.attempts(), reason));
                 LOG.warning(() -> "Event " + event.eventId() + " dead-lettered to " + dlt + " (partition "
                         + acked.partition() + ", offset " + acked.offset() + ") after " + letter.attempts()

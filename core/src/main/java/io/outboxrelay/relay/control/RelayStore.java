@@ -48,16 +48,19 @@ public class RelayStore {
      * the claim fast however many SENT rows pile up. An IN_FLIGHT row is due when its lease ends,
      * because the claim sets next_attempt_at to the lease's end.
      * The locking step is a CTE, so PostgreSQL runs it once whatever plan it picks.
+     * Leases are begun, ended and judged by the database's clock ({@code now()}), the one clock every
+     * server shares: a server whose clock runs ahead must not take over leases early.
      */
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
                 SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
                  ORDER BY c.next_attempt_at, c.id
                  LIMIT ?
                  FOR UPDATE SKIP LOCKED)
             UPDATE outbox_event o
-               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
+               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = now() + ? * interval '1 millisecond',
+                   next_attempt_at = now() + ? * interval '1 millisecond', updated_at = ?
               FROM claimable WHERE o.id = claimable.id
             RETURNING""" + " " + CLAIMED_COLUMNS;
 
@@ -76,13 +79,13 @@ public class RelayStore {
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
             WITH window_ AS MATERIALIZED (
                 SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
                  ORDER BY c.next_attempt_at, c.id
                  LIMIT ?),
             claimable AS (
                 SELECT c.id FROM outbox_event c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
-                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= ?
+                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
                    AND (SELECT earlier.id FROM outbox_event earlier
                          WHERE earlier.aggregate_type = c.aggregate_type
                            AND earlier.aggregate_id = c.aggregate_id
@@ -93,7 +96,8 @@ public class RelayStore {
                  LIMIT ?
                  FOR UPDATE OF c SKIP LOCKED)
             UPDATE outbox_event o
-               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = ?, next_attempt_at = ?, updated_at = ?
+               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = now() + ? * interval '1 millisecond',
+                   next_attempt_at = now() + ? * interval '1 millisecond', updated_at = ?
               FROM claimable WHERE o.id = claimable.id
             RETURNING""" + " " + CLAIMED_COLUMNS;
 
@@ -146,27 +150,25 @@ public class RelayStore {
     @Inject
     OutboxDataSources dataSources;
 
-    public List<ClaimedEvent> claim(String owner, Instant now, Instant leaseUntil, int limit,
+    /** Claims due rows for {@code lease}, as the database's clock measures it; {@code now} only stamps updated_at. */
+    public List<ClaimedEvent> claim(String owner, Instant now, java.time.Duration lease, int limit,
                                     Ordering ordering, boolean blockOnDead) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
             PreparedStatement claim;
             int i = 1;
             if (ordering == Ordering.NONE) {
                 claim = connection.prepareStatement(CLAIM_UNORDERED);
-                claim.setObject(i++, utc(now));
                 claim.setInt(i++, limit);
             } else {
                 String waiting = blockOnDead ? "'PENDING', 'IN_FLIGHT', 'DLT', 'DEAD'" : "'PENDING', 'IN_FLIGHT'";
                 claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
-                claim.setObject(i++, utc(now));
                 claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
-                claim.setObject(i++, utc(now));
                 claim.setInt(i++, limit);
             }
             try (claim) {
                 claim.setString(i++, owner);
-                claim.setObject(i++, utc(leaseUntil));
-                claim.setObject(i++, utc(leaseUntil));
+                claim.setLong(i++, lease.toMillis());
+                claim.setLong(i++, lease.toMillis());
                 claim.setObject(i, utc(now));
                 List<ClaimedEvent> claimed = new ArrayList<>();
                 try (ResultSet rows = claim.executeQuery()) {

@@ -106,6 +106,21 @@ class OutcomesTest {
         assertThat(decision.sent()).extracting(Outcomes.Sent::id).containsExactly(3L);
     }
 
+    @Test
+    void eventsNotSentBecauseTheLeaseRanShortGoBackWithoutSpendingAnAttemptOrSignallingAnOutage() {
+        List<ClaimedEvent> batch = List.of(event(1, 9), event(2, 0));
+        PublishResult.NotSent notSent = new PublishResult.NotSent("lease running out");
+
+        Decision decision = outcomes.decide(batch, Map.of(1L, notSent, 2L, new Acked(0, 8)), CLOCK.instant(), this::down,
+                () -> 0.5);
+
+        assertThat(decision.unsent()).containsExactly(1L);
+        assertThat(decision.retries()).isEmpty();
+        assertThat(decision.deadLetters()).as("even on its last attempt it is not dead-lettered").isEmpty();
+        assertThat(decision.outage()).isFalse();
+        assertThat(probes).as("Kafka was not asked about a record it never saw").hasValue(0);
+    }
+
     private Decision decide(ClaimedEvent event, PublishResult result, boolean clusterUp) {
         return outcomes.decide(List.of(event), Map.of(event.id(), result), CLOCK.instant(),
                 clusterUp ? this::up : this::down, () -> 0.5);
