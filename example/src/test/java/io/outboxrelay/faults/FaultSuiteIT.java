@@ -28,7 +28,7 @@ class FaultSuiteIT {
     private static final Path PROJECT = Path.of(System.getProperty("it.project.root", "..")).toAbsolutePath().normalize();
 
     private static final List<String> SCENARIOS = List.of("8 production profile", "1 server crash", "2 broker outage",
-            "3 database restart", "4a scale-out", "4b scale-out", "5 Kafka cluster", "6 poison mixed in");
+            "3 database restart", "3b database crash", "4a scale-out", "4b scale-out", "5 Kafka cluster", "6 poison mixed in");
 
     @Test
     void nothingIsLostAndEveryOrderIsAppliedOnceUnderEveryFault() throws Exception {
@@ -55,7 +55,7 @@ class FaultSuiteIT {
         for (String scenario : SCENARIOS) {
             assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
         }
-        assertThat(numbers(json, "lost")).as("lost per order scenario").hasSize(7).containsOnly(0L);
+        assertThat(numbers(json, "lost")).as("lost per order scenario").hasSize(8).containsOnly(0L);
         assertThat(numbers(json, "orders written")).as("orders written per scenario").allMatch(count -> count >= 1_000);
         assertThat(numbers(json, "inventory effect")).as("the inventory effect equals the orders, every scenario")
                 .isEqualTo(numbers(json, "orders written"));

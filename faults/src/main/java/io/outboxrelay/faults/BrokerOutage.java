@@ -43,7 +43,6 @@ final class BrokerOutage {
             result.fact("everything published and consumed", String.format("%.1f s after Kafka was started",
                     (System.nanoTime() - restartedAt) / 1e9));
         }
-        result.expect(result.counts().get("DLT") + result.counts().get("DEAD") == 0, "the outage dead-lettered events");
         return result;
     }
 

@@ -46,7 +46,6 @@ final class ClusterFailover {
                     () -> partition0(admin).isr().size() == 3);
             result.fact("rejoined", "node " + leader + " restarted and back in sync");
         }
-        result.expect(result.counts().get("DLT") + result.counts().get("DEAD") == 0, "the failover dead-lettered events");
         return result;
     }
 

@@ -52,6 +52,7 @@ public final class FaultSuite {
             }
             if (wanted(only, "3")) {
                 results.add(report(DatabaseRestart.run(suite)));
+                results.add(report(DatabaseRestart.crash(suite)));
             }
             if (wanted(only, "4")) {
                 ScaleOut.run(suite).forEach(result -> results.add(report(result)));
@@ -79,7 +80,7 @@ public final class FaultSuite {
     }
 
     private static Result report(Result result) {
-        System.out.println((result.skipped() != null ? "SKIPPED " : result.passed() ? "kept    " : "NOT KEPT ")
+        System.out.println((result.skipped() != null ? "SKIPPED, NOT KEPT " : result.passed() ? "kept    " : "NOT KEPT ")
                 + result.scenario() + "  " + result.counts() + " " + result.violations());
         return result;
     }

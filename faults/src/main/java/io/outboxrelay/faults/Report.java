@@ -26,7 +26,7 @@ final class Report {
     }
 
     boolean passed() {
-        return results.stream().allMatch(result -> result.passed() || result.skipped() != null);
+        return results.stream().allMatch(Result::passed); // a skipped scenario counts as not kept
     }
 
     String markdown() {
@@ -86,7 +86,7 @@ final class Report {
 
     private static String verdict(Result result) {
         if (result.skipped() != null) {
-            return "skipped";
+            return "**NOT KEPT** (skipped: it proved nothing)";
         }
         return result.passed() ? "kept" : "**NOT KEPT**";
     }

@@ -41,6 +41,7 @@ final class Result {
         return skipped;
     }
 
+    /** Kept: ran, and every expectation held. A skipped scenario proved nothing, so it is not kept. */
     boolean passed() {
         return skipped == null && violations.isEmpty();
     }
@@ -68,10 +69,11 @@ final class Result {
     }
 
     /**
-     * The counts every order scenario reports, and the promises every one of them keeps: every
-     * accepted order is in the database with its event and lines, every published event is on
-     * Kafka, the inventory consumer applied each exactly once, no answer was a 5xx other than a
-     * 503 problem document.
+     * The counts every order scenario reports, and the promises every one of them keeps, all measured
+     * against the orders written: every accepted order is in the database with its event and lines,
+     * every order's event was published and is on Kafka, the inventory consumer applied each exactly
+     * once, none was dead-lettered (an order's event is never poison), and no answer was a 5xx other
+     * than a 503 problem document.
      */
     Result orders(OrderLoad load, Ledger.Counts db, Ledger.Topic topic, long acceptedButMissing) {
         count("accepted (201)", load.accepted());
@@ -92,8 +94,11 @@ final class Result {
         expect(topic.lost() == 0, topic.lost() + " events marked SENT are not on Kafka");
         expect(db.halfCommitted() == 0, db.halfCommitted() + " orders are missing their event or lines");
         expect(db.events() == db.orders(), db.orders() + " orders but " + db.events() + " events");
-        expect(db.consumed() == db.sent(), db.sent() + " events sent but " + db.consumed() + " consumed");
-        expect(db.effect() == db.sent(), "inventory effect " + db.effect() + " for " + db.sent() + " sent events");
+        expect(db.sent() == db.orders(), db.orders() + " orders but " + db.sent() + " events published");
+        expect(db.consumed() == db.orders(), db.orders() + " orders but " + db.consumed() + " events consumed");
+        expect(db.effect() == db.orders(), "inventory effect " + db.effect() + " for " + db.orders() + " orders");
+        expect(db.dlt() + db.dead() == 0, db.dlt() + " DLT and " + db.dead() + " DEAD events of orders: no fault"
+                + " may dead-letter an event that is not poison");
         expect(load.unexpected() == 0, load.unexpected() + " answers were neither 201 nor a 503 problem document, first: "
                 + load.firstUnexpected().orElse(""));
         return this;

@@ -42,7 +42,6 @@ final class ServerCrash {
         result.fact("kills", String.join("; ", restarts));
         result.fact("duplicate bound", suite.mode.kills + " kills x one batch of " + IN_FLIGHT_PER_KILL + " = " + bound);
         result.expect(duplicates <= bound, duplicates + " duplicates exceed the bound of " + bound);
-        result.expect(result.counts().get("DLT") + result.counts().get("DEAD") == 0, "a crash dead-lettered events");
         return result;
     }
 

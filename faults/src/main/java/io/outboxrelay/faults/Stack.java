@@ -81,6 +81,11 @@ final class Stack {
         run("start-postgres");
     }
 
+    /** A crash of PostgreSQL: SIGKILL of the postmaster; the next start runs crash recovery. */
+    void killPostgres() {
+        run("kill-postgres");
+    }
+
     private void run(String... command) {
         List<String> line = new ArrayList<>(List.of(script.toString()));
         line.addAll(List.of(command));

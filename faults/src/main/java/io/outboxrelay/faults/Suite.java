@@ -14,7 +14,7 @@ final class Suite {
      * Settings of every server the suite starts. All product defaults but the lease, 15 s instead of 60 s so
      * that a surviving server takes over a killed one's rows within a quick run, and the relay producer's
      * timeouts, which a lease must outlast (a record handed over may take max.block.ms + delivery.timeout.ms
-     * to land): 2 s + 8 s instead of 5 s + 25 s. Both outages last longer than that delivery timeout, so the
+     * to land): 2 s + 8 s instead of 5 s + 25 s. The broker outage lasts longer than that delivery timeout, so the
      * relay's outage path (probe, pause, resume) is what they exercise.
      */
     static final List<String> JVM_OPTIONS = List.of("-Doutbox.relay.lease-ms=15000",
