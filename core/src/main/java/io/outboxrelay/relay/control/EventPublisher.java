@@ -43,6 +43,7 @@ public class EventPublisher {
     RelaySettings settings;
 
     private Producer<String, byte[]> producer;
+    private Duration landingBound;
 
     /** Publishes records keyed by row id, all at once, while {@code window} is open; every row gets a result. */
     public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, SendWindow window)
@@ -146,10 +147,13 @@ public class EventPublisher {
      * The longest a record handed to the producer can take to land or fail for good: {@code send} may block
      * for {@code max.block.ms}, and then {@code delivery.timeout.ms} bounds everything else.
      */
-    public Duration landingBound() {
-        Map<String, Object> properties = producerProperties();
-        return Duration.ofMillis(millis(properties, ProducerConfig.MAX_BLOCK_MS_CONFIG)
-                + millis(properties, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+    public synchronized Duration landingBound() {
+        if (landingBound == null) { // asked every round; the configuration does not change while the server runs
+            Map<String, Object> properties = producerProperties();
+            landingBound = Duration.ofMillis(millis(properties, ProducerConfig.MAX_BLOCK_MS_CONFIG)
+                    + millis(properties, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG));
+        }
+        return landingBound;
     }
 
     private static long millis(Map<String, Object> properties, String name) {

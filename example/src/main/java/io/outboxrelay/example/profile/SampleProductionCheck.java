@@ -8,7 +8,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The sample's own settings that must not reach production: demo traffic and the benchmark's switch. */
+/**
+ * The sample itself must not reach production: its orders API answers anyone without authentication, so the
+ * example never starts in the production profile (a team's own application does, with its own checks). It also
+ * names the settings that would make matters worse: demo traffic and the benchmark's switch.
+ */
 @ApplicationScoped
 public class SampleProductionCheck implements ProductionCheck {
 
@@ -25,8 +29,13 @@ public class SampleProductionCheck implements ProductionCheck {
         return found(demo, appendEvents);
     }
 
+    static final String UNAUTHENTICATED_API = "the example's orders API (/api/orders) answers anyone without"
+            + " authentication: the example is a sample, not for production; deploy your own application with the core"
+            + " (and the console), or outbox-relay-server.war";
+
     static List<String> found(boolean demo, boolean appendEvents) {
         List<String> found = new ArrayList<>();
+        found.add(UNAUTHENTICATED_API);
         if (demo) {
             found.add("OUTBOX_DEMO_ENABLED is true: demo traffic writes sample orders and poison events");
         }
