@@ -26,8 +26,9 @@ final class BrokerOutage {
                 long stoppedAt = System.nanoTime(); // the outage counts once every node is down
                 Waits.until("the outage to last " + outage.toSeconds() + " s", outage.plusMinutes(1), Duration.ofMillis(200),
                         () -> System.nanoTime() - stoppedAt >= outage.toNanos());
-                result.fact("Kafka check", kafka.sawDown()
-                        ? String.format("DOWN %.1f s after the stop began", kafka.secondsToDown()) : "never said DOWN");
+                result.fact("Kafka check", (kafka.sawDown()
+                        ? String.format("DOWN %.1f s after the stop began", kafka.secondsToDown()) : "never said DOWN")
+                        + "; answers by status " + kafka.answers());
                 result.expect(kafka.sawDown(), "the Kafka check never reported the broker outage");
                 result.fact("readiness", ready.sawDown() ? "said DOWN" : "stayed UP");
                 result.expect(!ready.sawDown(), "readiness went DOWN although the write path needs only the database");

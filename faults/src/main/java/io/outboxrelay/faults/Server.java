@@ -128,10 +128,15 @@ final class Server {
         });
     }
 
-    /** The HTTP status of a GET, or -1 when nothing answers. */
+    /** The HTTP status of a GET, or -1 when nothing answers within 5 s. */
     int status(HttpClient http, String path) {
+        return status(http, path, Duration.ofSeconds(5));
+    }
+
+    /** The HTTP status of a GET, or -1 when nothing answers within {@code patience}. */
+    int status(HttpClient http, String path, Duration patience) {
         try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(5)).build();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url() + path)).timeout(patience).build();
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException unreachable) {
             return -1;
