@@ -1,0 +1,129 @@
+package io.outboxrelay.adoption;
+
+import io.outboxrelay.support.Kafka;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static io.outboxrelay.support.EventRecords.eventIds;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A live relay whose round outlasts its lease must not publish after another relay took its rows over. The slow
+ * relay is a real one, on a Liberty server of the adoption tests' own: its batch holds an aggregate's first event
+ * and events for four topics that do not exist, and asking Kafka for each missing topic's metadata blocks for
+ * {@code max.block.ms} (3 s), so the round spends 12 s before it could send anything, beyond its 8 s lease. The
+ * other relay is this test: once the lease has run out it takes the first event over, as any relay would, publishes
+ * it and then the aggregate's next event. Whatever the slow round does next, the first event must not land on
+ * Kafka again after its successor.
+ */
+class SlowRelayIT {
+
+    private static final String DATABASE = "slow_relay";
+
+    @Test
+    void aRoundThatOutlivesItsLeaseSendsNothingAfterAnotherRelayTookItsRowsOver() throws Exception {
+        String topic = Kafka.uniqueTopic("slow-relay");
+        Kafka.createTopic(topic, 1);
+        String aggregate = "parcel-" + UUID.randomUUID();
+        try (AdoptionServer slow = AdoptionServer.start("outbox-slow-relay", DATABASE, true, List.of(
+                new AdoptionServer.App("relay", AdoptionServer.serverWar(), "/relay", Map.ofEntries(
+                        Map.entry("outbox.relay.instance-id", "slow-relay"),
+                        Map.entry("outbox.relay.poll-interval-ms", "200"),
+                        Map.entry("outbox.relay.lease-ms", "8000"),
+                        Map.entry("outbox.relay.producer.max.block.ms", "3000"),
+                        Map.entry("outbox.relay.producer.request.timeout.ms", "1500"),
+                        Map.entry("outbox.relay.producer.delivery.timeout.ms", "2000")))));
+             Connection db = DriverManager.getConnection(slow.databaseUrl(), "outbox", "outbox")) {
+            UUID first = UUID.randomUUID();
+            db.setAutoCommit(false); // one commit, so that one claim takes them all
+            long firstId = insert(db, first, aggregate, topic, "PENDING");
+            for (int i = 0; i < 4; i++) {
+                insert(db, UUID.randomUUID(), "other-" + i, Kafka.uniqueTopic("slow-relay-missing"), "PENDING");
+            }
+            db.commit();
+            db.setAutoCommit(true);
+
+            OffsetDateTime slowLease = Awaitility.await("the slow relay to lease the first event").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> leaseOf(db, firstId, "slow-relay#%"), lease -> lease != null);
+            Awaitility.await("the slow relay's lease to run out, by the database's clock").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> expired(db, slowLease));
+
+            // the other relay: takes the expired lease over, publishes the first event, marks it, then the next one
+            assertThat(update(db, "UPDATE outbox_event SET lease_owner = 'fast-relay', lease_until = now() + interval '1 minute'"
+                    + " WHERE id = ? AND status = 'IN_FLIGHT' AND lease_until <= now()", firstId))
+                    .as("the lease ran out while the slow round was still going").isEqualTo(1);
+            Kafka.produce(topic, aggregate, "{\"step\": 1}", Map.of("ce_id", first.toString()));
+            update(db, "UPDATE outbox_event SET status = 'SENT', lease_owner = NULL, lease_until = NULL WHERE id = ?", firstId);
+            UUID next = UUID.randomUUID();
+            Kafka.produce(topic, aggregate, "{\"step\": 2}", Map.of("ce_id", next.toString()));
+            insert(db, next, aggregate, topic, "SENT");
+
+            // the slow round ends: its other rows get their outcomes, or are leased anew by the next round
+            Awaitility.await("the slow round's outcomes").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> count(db, "SELECT count(*) FROM outbox_event WHERE aggregate_id LIKE 'other-%'"
+                            + " AND (status <> 'IN_FLIGHT' OR lease_until > ?)", slowLease) == 4);
+
+            assertThat(eventIds(Kafka.readAll(topic))).as("the aggregate's events on Kafka, in order")
+                    .containsExactly(first.toString(), next.toString());
+        }
+    }
+
+    private static long insert(Connection db, UUID eventId, String aggregate, String topic, String status) throws Exception {
+        try (PreparedStatement insert = db.prepareStatement("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers, status)
+                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, '{}'::jsonb, '{}'::jsonb, ?) RETURNING id""")) {
+            insert.setObject(1, eventId);
+            insert.setString(2, aggregate);
+            insert.setString(3, topic);
+            insert.setString(4, status);
+            try (ResultSet result = insert.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+
+    private static OffsetDateTime leaseOf(Connection db, long id, String ownerPattern) throws Exception {
+        try (PreparedStatement query = db.prepareStatement(
+                "SELECT lease_until FROM outbox_event WHERE id = ? AND status = 'IN_FLIGHT' AND lease_owner LIKE ?")) {
+            query.setLong(1, id);
+            query.setString(2, ownerPattern);
+            try (ResultSet result = query.executeQuery()) {
+                return result.next() ? result.getObject(1, OffsetDateTime.class) : null;
+            }
+        }
+    }
+
+    private static boolean expired(Connection db, OffsetDateTime lease) throws Exception {
+        return count(db, "SELECT count(*) WHERE now() > ?", lease) == 1;
+    }
+
+    private static long count(Connection db, String sql, Object parameter) throws Exception {
+        try (PreparedStatement query = db.prepareStatement(sql)) {
+            query.setObject(1, parameter);
+            try (ResultSet result = query.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+
+    private static int update(Connection db, String sql, long id) throws Exception {
+        try (PreparedStatement update = db.prepareStatement(sql)) {
+            update.setLong(1, id);
+            return update.executeUpdate();
+        }
+    }
+}
