@@ -37,6 +37,25 @@ abstract class Component {
         return name;
     }
 
+    /**
+     * The port stored under {@code key} (the client port, or another listener's): an explicit one wins,
+     * otherwise the stored one is kept, or a free one picked on first use.
+     */
+    final void assignPort(String key, int requested) {
+        Integer stored = state.port(key).orElse(null);
+        if (requested == 0) {
+            if (stored == null) {
+                state.set(key, Integer.toString(Ports.pickFree(state.ports())));
+            }
+            return;
+        }
+        if (stored != null && stored != requested && running().isPresent()) {
+            throw new DevStackException(name + " already runs on port " + stored
+                    + "; stop it before moving it to port " + requested);
+        }
+        state.set(key, Integer.toString(requested));
+    }
+
     final String portKey() {
         return portKey;
     }

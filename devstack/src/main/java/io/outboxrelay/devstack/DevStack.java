@@ -77,8 +77,8 @@ public final class DevStack {
         KafkaCluster.assignSize(state, commandLine.kafkaNodes);
         KafkaCluster kafka = new KafkaCluster(state);
         Postgres postgres = new Postgres(state);
-        assignPort(state, postgres, commandLine.postgresPort);
-        assignPort(state, kafka.node(1), commandLine.kafkaPort);
+        postgres.assignPort(postgres.portKey(), commandLine.postgresPort);
+        kafka.node(1).assignPort(kafka.node(1).portKey(), commandLine.kafkaPort);
         kafka.node(1).assignSaslPort(commandLine.kafkaSaslPort);
         kafka.assignInternalSettings();
         postgres.assignHome();
@@ -109,21 +109,6 @@ public final class DevStack {
         System.out.print(content);
     }
 
-    /** An explicit port wins; otherwise the stored one is kept, or a free one picked on first use. */
-    private static void assignPort(StackState state, Component component, int requested) {
-        Integer stored = state.port(component.portKey()).orElse(null);
-        if (requested == 0) {
-            if (stored == null) {
-                state.set(component.portKey(), Integer.toString(Ports.pickFree(state.ports())));
-            }
-            return;
-        }
-        if (stored != null && stored != requested && component.running().isPresent()) {
-            throw new DevStackException(component.name() + " already runs on port " + stored
-                    + "; stop it before moving it to port " + requested);
-        }
-        state.set(component.portKey(), Integer.toString(requested));
-    }
 
     /**
      * Launches the components that are not running and waits until all serve. On any failure the

@@ -7,7 +7,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -55,15 +54,7 @@ final class KafkaNode extends Component {
 
     /** An explicit port for the SASL listener wins over a stored or free one. */
     void assignSaslPort(int requested) {
-        Optional<Integer> stored = state.port(saslPortKey);
-        if (requested == 0) {
-            return;
-        }
-        if (stored.isPresent() && stored.get() != requested && running().isPresent()) {
-            throw new DevStackException(name() + " already listens for SASL on port " + stored.get()
-                    + "; stop it before moving that listener to port " + requested);
-        }
-        state.set(saslPortKey, Integer.toString(requested));
+        assignPort(saslPortKey, requested);
     }
 
     /** Picks free loopback ports for whatever this node has none stored for yet. */

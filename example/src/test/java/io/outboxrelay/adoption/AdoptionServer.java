@@ -28,6 +28,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -259,6 +260,22 @@ final class AdoptionServer implements AutoCloseable {
             return Files.exists(messagesLog()) ? Files.readString(messagesLog()) : "no messages.log";
         } catch (IOException unreadable) {
             return unreadable.toString();
+        }
+    }
+
+    /** An event as an application appends it, written straight into a server's database; returns its row id. */
+    static long insertEvent(Connection db, UUID eventId, String aggregateId, String topic, String status) throws SQLException {
+        try (PreparedStatement insert = db.prepareStatement("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers, status)
+                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, '{}'::jsonb, '{}'::jsonb, ?) RETURNING id""")) {
+            insert.setObject(1, eventId);
+            insert.setString(2, aggregateId);
+            insert.setString(3, topic);
+            insert.setString(4, status);
+            try (ResultSet result = insert.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
         }
     }
 

@@ -44,7 +44,10 @@ class SameInstanceIdIT {
                     new AdoptionServer.App("relay", AdoptionServer.serverWar(), "/relay", Map.of(
                             "outbox.relay.instance-id", INSTANCE_ID,
                             "outbox.relay.poll-interval-ms", "200"))))) {
-                long id = insertEvent(second, topic);
+                long id;
+                try (Connection db = DriverManager.getConnection(second.databaseUrl(), "outbox", "outbox")) {
+                    id = AdoptionServer.insertEvent(db, UUID.randomUUID(), "parcel-" + UUID.randomUUID(), topic, "PENDING");
+                }
                 Awaitility.await("the second relay to say why it does not relay").atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(250))
                         .until(() -> Files.readString(second.messagesLog()).contains(
@@ -73,19 +76,4 @@ class SameInstanceIdIT {
         }
     }
 
-    /** An event as an application appends it, written straight into the server's database. */
-    private static long insertEvent(AdoptionServer server, String topic) throws Exception {
-        try (Connection connection = DriverManager.getConnection(server.databaseUrl(), "outbox", "outbox");
-             PreparedStatement insert = connection.prepareStatement("""
-                     INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers)
-                     VALUES (?, 'Parcel', ?, 'ParcelSent', ?, '{}'::jsonb, '{}'::jsonb) RETURNING id""")) {
-            insert.setObject(1, UUID.randomUUID());
-            insert.setString(2, "parcel-" + UUID.randomUUID());
-            insert.setString(3, topic);
-            try (ResultSet result = insert.executeQuery()) {
-                result.next();
-                return result.getLong(1);
-            }
-        }
-    }
 }

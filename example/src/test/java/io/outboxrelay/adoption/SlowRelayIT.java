@@ -46,9 +46,9 @@ class SlowRelayIT {
              Connection db = DriverManager.getConnection(slow.databaseUrl(), "outbox", "outbox")) {
             UUID first = UUID.randomUUID();
             db.setAutoCommit(false); // one commit, so that one claim takes them all
-            long firstId = insert(db, first, aggregate, topic, "PENDING");
+            long firstId = AdoptionServer.insertEvent(db, first, aggregate, topic, "PENDING");
             for (int i = 0; i < 4; i++) {
-                insert(db, UUID.randomUUID(), "other-" + i, Kafka.uniqueTopic("slow-relay-missing"), "PENDING");
+                AdoptionServer.insertEvent(db, UUID.randomUUID(), "other-" + i, Kafka.uniqueTopic("slow-relay-missing"), "PENDING");
             }
             db.commit();
             db.setAutoCommit(true);
@@ -58,7 +58,7 @@ class SlowRelayIT {
                     .until(() -> leaseOf(db, firstId, "slow-relay#%"), lease -> lease != null);
             Awaitility.await("the slow relay's lease to run out, by the database's clock").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> expired(db, slowLease));
+                    .until(() -> slow.count("SELECT count(*) WHERE now() > ?", slowLease) == 1);
 
             // the other relay: takes the expired lease over, publishes the first event, marks it, then the next one
             assertThat(update(db, "UPDATE outbox_event SET lease_owner = 'fast-relay', lease_until = now() + interval '1 minute'"
@@ -68,30 +68,15 @@ class SlowRelayIT {
             update(db, "UPDATE outbox_event SET status = 'SENT', lease_owner = NULL, lease_until = NULL WHERE id = ?", firstId);
             UUID next = UUID.randomUUID();
             Kafka.produce(topic, aggregate, "{\"step\": 2}", Map.of("ce_id", next.toString()));
-            insert(db, next, aggregate, topic, "SENT");
+            AdoptionServer.insertEvent(db, next, aggregate, topic, "SENT");
 
             // the slow round ends: its other rows get their outcomes, or are leased anew by the next round
             Awaitility.await("the slow round's outcomes").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> count(db, "SELECT count(*) FROM outbox_event WHERE aggregate_id LIKE 'other-%'"
+                    .until(() -> slow.count("SELECT count(*) FROM outbox_event WHERE aggregate_id LIKE 'other-%'"
                             + " AND (status <> 'IN_FLIGHT' OR lease_until > ?)", slowLease) == 4);
 
             assertThat(eventIds(Kafka.readAll(topic))).as("the aggregate's events on Kafka, in order")
                     .containsExactly(first.toString(), next.toString());
-        }
-    }
-
-    private static long insert(Connection db, UUID eventId, String aggregate, String topic, String status) throws Exception {
-        try (PreparedStatement insert = db.prepareStatement("""
-                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers, status)
-                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, '{}'::jsonb, '{}'::jsonb, ?) RETURNING id""")) {
-            insert.setObject(1, eventId);
-            insert.setString(2, aggregate);
-            insert.setString(3, topic);
-            insert.setString(4, status);
-            try (ResultSet result = insert.executeQuery()) {
-                result.next();
-                return result.getLong(1);
-            }
         }
     }
 
@@ -102,20 +87,6 @@ class SlowRelayIT {
             query.setString(2, ownerPattern);
             try (ResultSet result = query.executeQuery()) {
                 return result.next() ? result.getObject(1, OffsetDateTime.class) : null;
-            }
-        }
-    }
-
-    private static boolean expired(Connection db, OffsetDateTime lease) throws Exception {
-        return count(db, "SELECT count(*) WHERE now() > ?", lease) == 1;
-    }
-
-    private static long count(Connection db, String sql, Object parameter) throws Exception {
-        try (PreparedStatement query = db.prepareStatement(sql)) {
-            query.setObject(1, parameter);
-            try (ResultSet result = query.executeQuery()) {
-                result.next();
-                return result.getLong(1);
             }
         }
     }

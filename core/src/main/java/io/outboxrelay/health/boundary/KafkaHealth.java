@@ -2,7 +2,6 @@ package io.outboxrelay.health.boundary;
 
 import io.outboxrelay.kafka.boundary.KafkaAdmin;
 import io.outboxrelay.kafka.boundary.KafkaAdmin.ClusterInfo;
-import io.outboxrelay.kafka.boundary.KafkaSettings;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
@@ -33,9 +32,6 @@ public class KafkaHealth extends HttpServlet {
     @Inject
     transient KafkaAdmin kafka;
 
-    @Inject
-    transient KafkaSettings settings;
-
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         JsonObjectBuilder data = Json.createObjectBuilder();
@@ -43,8 +39,7 @@ public class KafkaHealth extends HttpServlet {
         try {
             ClusterInfo cluster = kafka.describeCluster(TIMEOUT);
             data.add("clusterId", cluster.clusterId()).add("brokers", cluster.brokers())
-                    .add("securityProtocol", String.valueOf(settings.clientProperties("admin")
-                            .getOrDefault("security.protocol", "PLAINTEXT")));
+                    .add("securityProtocol", kafka.securityProtocol());
             up = true;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();

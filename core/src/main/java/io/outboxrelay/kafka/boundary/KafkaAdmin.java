@@ -25,6 +25,7 @@ public class KafkaAdmin {
     KafkaSettings settings;
 
     private Admin admin;
+    private String securityProtocol;
 
     /** Asks the cluster who it is: a real round trip, bounded by {@code timeout}. */
     public ClusterInfo describeCluster(Duration timeout) throws InterruptedException, ExecutionException, TimeoutException {
@@ -41,9 +42,16 @@ public class KafkaAdmin {
             Map<String, Object> properties = settings.clientProperties("admin");
             properties.putIfAbsent("request.timeout.ms", 10_000);
             properties.putIfAbsent("default.api.timeout.ms", 15_000);
+            securityProtocol = String.valueOf(properties.getOrDefault("security.protocol", "PLAINTEXT"));
             admin = Admin.create(properties);
         }
         return admin;
+    }
+
+    /** The security protocol the server's clients reach the cluster with, as the admin client was configured. */
+    public synchronized String securityProtocol() {
+        admin();
+        return securityProtocol;
     }
 
     @PreDestroy

@@ -89,7 +89,8 @@ public class KafkaSettings {
         return shared;
     }
 
-    private static Map<String, String> withPrefix(Config config, String prefix) {
+    /** Every configured {@code prefix<name>} as {@code name} to its value. */
+    public static Map<String, String> withPrefix(Config config, String prefix) {
         Map<String, String> found = new TreeMap<>();
         for (String name : config.getPropertyNames()) {
             if (name.startsWith(prefix) && name.length() > prefix.length()) {

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.boundary;
 
+import io.outboxrelay.kafka.boundary.KafkaSettings;
 import io.outboxrelay.time.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -114,12 +115,6 @@ public class RelaySettings {
 
     /** Producer properties: safe defaults, then every {@code outbox.relay.producer.*} key passed through. */
     public Map<String, Object> producerOverrides() {
-        Map<String, Object> overrides = new HashMap<>();
-        for (String name : config.getPropertyNames()) {
-            if (name.startsWith(PRODUCER_PREFIX)) {
-                overrides.put(name.substring(PRODUCER_PREFIX.length()), config.getValue(name, String.class));
-            }
-        }
-        return overrides;
+        return new HashMap<>(KafkaSettings.withPrefix(config, PRODUCER_PREFIX));
     }
 }

@@ -52,11 +52,8 @@ public class BodyLimit extends HttpFilter {
     }
 
     private static void refuse(HttpServletResponse response, String detail) throws IOException {
-        response.setStatus(413);
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
         response.setHeader("Connection", "close"); // the unread body is not worth receiving
-        response.getWriter().write(new Problem(413, "Content Too Large", detail).toJson());
+        new Problem(413, "Content Too Large", detail).writeTo(response);
     }
 
     /** A request whose body was already read (within the limit), served again from memory. */

@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.core.Response;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The error page for everything outside the REST API (unknown paths, failures in the web
@@ -22,9 +21,6 @@ public class ErrorPageServlet extends HttpServlet {
         Response.StatusType type = Response.Status.fromStatusCode(status);
         String title = type == null ? "Error" : type.getReasonPhrase();
         String detail = status == 404 ? "There is nothing at this path." : null;
-        response.setStatus(status);
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write(new Problem(status, title, detail).toJson());
+        new Problem(status, title, detail).writeTo(response);
     }
 }

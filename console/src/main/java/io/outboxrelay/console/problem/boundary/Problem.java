@@ -3,8 +3,11 @@ package io.outboxrelay.console.problem.boundary;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.ws.rs.core.Response;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** An RFC 9457 problem document. */
@@ -19,6 +22,14 @@ public record Problem(int status, String title, String detail, List<String> erro
 
     public Response toResponse() {
         return Response.status(status).type(MEDIA_TYPE).entity(toJson()).build();
+    }
+
+    /** The same answer from a servlet or a filter, where no JAX-RS mapper runs. */
+    public void writeTo(HttpServletResponse response) throws IOException {
+        response.setStatus(status);
+        response.setContentType(MEDIA_TYPE);
+        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
+        response.getWriter().write(toJson());
     }
 
     public String toJson() {

@@ -10,7 +10,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;
 
@@ -45,10 +44,10 @@ public class CrossSiteWrites extends HttpFilter {
         String refusal = crossSite(request.getHeader("Sec-Fetch-Site"), request.getHeader("Origin"),
                 host != null ? host : request.getServerName() + ":" + request.getServerPort());
         if (refusal != null) {
-            refuse(response, new Problem(403, "Forbidden", refusal));
+            new Problem(403, "Forbidden", refusal).writeTo(response);
         } else if (!isJson(request.getContentType())) {
-            refuse(response, new Problem(415, "Unsupported Media Type",
-                    "Changes are accepted as application/json only (send Content-Type: application/json, also without a body)."));
+            new Problem(415, "Unsupported Media Type", "Changes are accepted as application/json only"
+                    + " (send Content-Type: application/json, also without a body).").writeTo(response);
         } else {
             chain.doFilter(request, response);
         }
@@ -92,10 +91,4 @@ public class CrossSiteWrites extends HttpFilter {
         }
     }
 
-    private static void refuse(HttpServletResponse response, Problem problem) throws IOException {
-        response.setStatus(problem.status());
-        response.setContentType(Problem.MEDIA_TYPE);
-        response.setCharacterEncoding(StandardCharsets.UTF_8.name());
-        response.getWriter().write(problem.toJson());
-    }
 }
