@@ -1,7 +1,12 @@
 package io.outboxrelay.bench;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -10,12 +15,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Runs the figures and writes them to {@code results/}: the backlog drain (contenders one at a
  * time, in interleaved rounds A B C ... A B C ... so drift hits all alike), backlog independence,
  * steady latency, the write path's cost and, when this process started the server itself, the
- * write path without the append and a tuned Outbox Relay. Prints figures; asserts nothing.
+ * write path with the relay off and without the append, and a tuned Outbox Relay. Prints figures
+ * and the goals they meet or not; asserts nothing.
  * <pre>
  * Bench --mode smoke|quick|full --db-url jdbc:postgresql://127.0.0.1:5432/outbox --db-user u --db-password p
  *       --kafka 127.0.0.1:9092 --server http://127.0.0.1:9080 [--server-pid N] [--start-server true]
@@ -36,10 +43,14 @@ public final class Bench {
     static final String WITH_CONSUMERS = "appends OrderCreated, relays it, and the two sample consumers read it";
     static final String WITHOUT_CONSUMERS = "appends OrderCreated and relays it; the sample consumers read another topic";
     static final String WITHOUT_APPEND = "`outbox.sample.orders.append-events=false`; the sample consumers read another topic";
+    /** The append alone: the relay off, so the append's cost and the relay's can be told apart. */
+    static final Map<String, String> RELAY_OFF = Map.of("OUTBOX_RELAY_ENABLED", "false");
+    static final String RELAY_OFF_WRITES = "appends OrderCreated, relay off (`OUTBOX_RELAY_ENABLED=false`); the sample consumers"
+            + " read another topic";
 
     /** How big a run is. */
     enum Mode {
-        SMOKE(200, 1, 200, 200, 2, List.of(200), List.of("outbox-relay", "raw-kafka"), 200, false, 2, 2_000, 10_000),
+        SMOKE(200, 1, 200, 200, 2, List.of(200), List.of("outbox-relay", OutboxRelayRows.NAME, "raw-kafka"), 200, false, 2, 2_000, 10_000),
         QUICK(100_000, 3, 10_000, 100_000, 15, List.of(500, 1_000, 5_000), List.of(), 5_000, true, 15, 20_000, 1_000_000),
         // gruelbox drains at a flat ~2,000 events/s: 200,000 rows measure it as well as 1,000,000
         // would, in 100 s a round instead of 500 s
@@ -96,17 +107,31 @@ public final class Bench {
                 "the server's settings: defaults (aggregate ordering, batch 500, 1 worker) unless its environment says otherwise");
         List<Contender> contenders = new ArrayList<>(List.of(new RawKafka(), relay, new Gruelbox(), new DebeziumCdc(),
                 new SeedsPoller()));
+        // the steady figure has one contender more: Outbox Relay with plain rows, beside its orders API
+        Map<String, Steady.Capable> steadyContenders = new LinkedHashMap<>();
+        for (Contender contender : contenders) {
+            if (contender instanceof Steady.Capable capable) {
+                steadyContenders.put(contender.name(), capable);
+            }
+            if (contender == relay) {
+                steadyContenders.put(OutboxRelayRows.NAME, new OutboxRelayRows());
+            }
+        }
         contenders.removeIf(contender -> !only.isEmpty() && !only.contains(contender.name()));
+        steadyContenders.keySet().removeIf(name -> !only.isEmpty() && !only.contains(name));
         Drains drains = new Drains(rows, rounds, mode.slowCap, Math.min(rows, mode.gruelboxRows));
         List<SteadyLatency.Step> steady = new ArrayList<>();
         Map<String, String> steadyWrites = new LinkedHashMap<>();
         WritePath.Result withAppend = null;
         WritePath.Result withoutConsumers = null;
         WritePath.Result withoutAppend = null;
+        WritePath.Result relayOff = null;
         BacklogIndependence.Result backlog = null;
         OutboxRelayServer tuned = null;
         List<String> notMeasured = new ArrayList<>();
 
+        PostgresSettings postgres = PostgresSettings.read(env);
+        System.out.println("database " + postgres.markdown());
         ServerProcess server = startServer ? ServerProcess.start(env.serverUrl(), Map.of(), log, pidFile) : null;
         try {
             if (server != null) {
@@ -129,10 +154,9 @@ public final class Bench {
                 List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
                         .stream().map(Integer::valueOf).toList();
                 Duration stepTime = Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds));
-                for (Contender contender : contenders) {
-                    if (contender instanceof Steady.Capable capable
-                            && (steadyOnly.isEmpty() || steadyOnly.contains(contender.name()))) {
-                        steady.addAll(SteadyLatency.run(env, contender.name(), capable, rates, mode.search,
+                for (Map.Entry<String, Steady.Capable> contender : steadyContenders.entrySet()) {
+                    if (steadyOnly.isEmpty() || steadyOnly.contains(contender.getKey())) {
+                        steady.addAll(SteadyLatency.run(env, contender.getKey(), contender.getValue(), rates, mode.search,
                                 options.integer("warm-up", mode.warmUp), stepTime, steadyWrites));
                     }
                 }
@@ -148,6 +172,11 @@ public final class Bench {
                 server = restart(server, env, CONSUMERS_AWAY, log, pidFile);
                 env = env.withServerPid(server.jvmPid());
                 withoutConsumers = WritePath.measure(env, WITHOUT_CONSUMERS, false, writeWarmUp, writeTime);
+                Map<String, String> restart = new LinkedHashMap<>(RELAY_OFF);
+                restart.putAll(CONSUMERS_AWAY);
+                server = restart(server, env, restart, log, pidFile);
+                env = env.withServerPid(server.jvmPid());
+                relayOff = WritePath.measure(env, RELAY_OFF_WRITES, false, writeWarmUp, writeTime);
             }
             if (server != null && (figures.contains("write") || figures.contains("tuned"))) {
                 Map<String, String> restart = new LinkedHashMap<>(TUNED);
@@ -156,6 +185,11 @@ public final class Bench {
                 restart.putAll(CONSUMERS_AWAY);
                 server = restart(server, env, restart, log, pidFile);
                 env = env.withServerPid(server.jvmPid());
+                if (relayOff != null) {
+                    // what the server with the relay off appended is relayed now, before anything is measured
+                    System.out.printf("server   the relay published what the relay-off server appended in %.1f s%n",
+                            awaitNothingPending(env));
+                }
                 if (figures.contains("write")) {
                     withoutAppend = WritePath.measure(env, WITHOUT_APPEND, false, writeWarmUp, writeTime);
                 }
@@ -166,8 +200,8 @@ public final class Bench {
                     drains.run(env, List.of(tuned));
                 }
             } else if (server == null) {
-                notMeasured.add("the write path without the append or the consumers and the tuned Outbox Relay: they need a server restart,"
-                        + " and this run used a server it did not start");
+                notMeasured.add("the write path without the append, without the consumers or with the relay off, and the tuned"
+                        + " Outbox Relay: they need a server restart, and this run used a server it did not start");
             }
         } finally {
             if (server != null) {
@@ -179,9 +213,10 @@ public final class Bench {
         if (tuned != null) {
             reported.add(reported.indexOf(relay) + 1, tuned);
         }
-        Figures extra = new Figures(steady, steadyWrites, withAppend, withoutConsumers, withoutAppend, backlog, relay.memory(),
-                tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(), notMeasured);
-        Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT),
+        Figures extra = new Figures(steady, steadyWrites, withAppend, withoutConsumers, relayOff, withoutAppend, backlog,
+                relay.memory(), tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(),
+                startServer ? outOfMemory(log) : null, notMeasured);
+        Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT), postgres,
                 reported, drains.eventsPerSecond(), drains.rowsDrained(), relay.memory().peakRssMiB() * 1024, extra);
         Path out = Path.of(options.get("out", "results"));
         Files.createDirectories(out);
@@ -195,6 +230,30 @@ public final class Bench {
         for (Contender contender : contenders) {
             contender.close();
         }
+    }
+
+    /** Whether the log of the servers this run started shows an OutOfMemoryError; null without a log. */
+    private static Boolean outOfMemory(Path log) throws IOException {
+        if (!Files.exists(log)) {
+            return null;
+        }
+        try (Stream<String> lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+            return lines.anyMatch(line -> line.contains("OutOfMemoryError"));
+        }
+    }
+
+    /** Waits until no event in {@code outbox_event} still waits for the relay; returns the seconds that took. */
+    private static double awaitNothingPending(Env env) throws Exception {
+        long start = System.nanoTime();
+        try (Connection connection = env.connect(); Statement sql = connection.createStatement()) {
+            Env.await("the relay to publish every pending event", Duration.ofMinutes(15), Duration.ofMillis(500), () -> {
+                try (ResultSet pending = sql.executeQuery(
+                        "SELECT count(*) FROM outbox_event WHERE status IN ('PENDING', 'IN_FLIGHT')")) {
+                    return pending.next() && pending.getLong(1) == 0;
+                }
+            });
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     private static ServerProcess restart(ServerProcess server, Env env, Map<String, String> settings, Path log, Path pidFile)

@@ -9,8 +9,9 @@ interface Contender extends AutoCloseable {
     String settings();
 
     /**
-     * Commits {@code n} rows (or, for the ceiling, prepares {@code n} records), then measures the
-     * time until all {@code n} are acknowledged on the topic. Returns the nanoseconds that took.
+     * Commits a backlog of {@code n} rows as {@link Backlog} does (the ceiling instead prepares
+     * {@code n} records and sends them) and returns the nanoseconds from the first insert until all
+     * {@code n} were acknowledged on the topic.
      */
     long drain(Env env, int n) throws Exception;
 

@@ -7,7 +7,6 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,8 +21,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The CDC path: Debezium's embedded engine reads the outbox table's inserts from PostgreSQL's
- * logical replication (pgoutput) and a reliable producer sends each row's payload; a batch is
- * marked processed once Kafka acknowledged it. Needs {@code wal_level=logical}. Steady: the engine
+ * logical replication (pgoutput) and a reliable producer sends each row's payload (with Outbox
+ * Relay's headers); a batch is marked processed once Kafka acknowledged it. Drain: the engine
+ * streams while the backlog is committed. Needs {@code wal_level=logical}. Steady: the engine
  * runs while rows are inserted one per transaction.
  */
 final class DebeziumCdc implements Contender, Steady.Capable {
@@ -45,10 +45,9 @@ final class DebeziumCdc implements Contender, Steady.Capable {
     public long drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         try (Engine engine = new Engine(env, topic); Admin admin = env.admin()) {
-            env.sql("INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES
-                    + "), " + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
-            long start = System.nanoTime(); // committed
-            return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
+            return Backlog.drainRows(env, n, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % "
+                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false,
+                    () -> Env.endOffsets(admin, topic) >= n);
         }
     }
 
@@ -99,7 +98,7 @@ final class DebeziumCdc implements Contender, Steady.Capable {
                                 throw new IllegalStateException("unreadable change event", unreadable);
                             }
                             if (!after.isMissingNode() && !after.isNull()) {
-                                producer.send(new ProducerRecord<>(topic, after.path("aggregate_id").asText(),
+                                producer.send(Shape.record(topic, after.path("aggregate_id").asText(),
                                         after.path("payload").asText()));
                             }
                         }

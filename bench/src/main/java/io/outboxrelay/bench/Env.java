@@ -7,9 +7,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -37,6 +40,32 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
     void sql(String statement) throws SQLException {
         try (Connection connection = connect(); Statement sql = connection.createStatement()) {
             sql.execute(statement);
+        }
+    }
+
+    /**
+     * Waits until no autovacuum worker works on {@code table}, so that none runs through a timed
+     * drain that follows a big change to it; returns false (and says so) when one still did after
+     * ten minutes. A role that may not see other sessions (neither superuser nor
+     * {@code pg_read_all_stats}, like the benchmark stack's) sees neither a worker's query nor the
+     * table its vacuum works on: then any vacuum in progress in the database counts.
+     */
+    boolean awaitNoAutovacuum(String table) throws SQLException {
+        try (Connection connection = connect(); PreparedStatement workers = connection.prepareStatement("""
+                SELECT (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker' AND query ILIKE ?)
+                     + (SELECT count(*) FROM pg_stat_progress_vacuum WHERE datname = current_database()
+                          AND (relid IS NULL OR relid = ?::regclass))""")) {
+            workers.setString(1, "%" + table + "%");
+            workers.setString(2, table);
+            await("no autovacuum worker on " + table, Duration.ofMinutes(10), Duration.ofMillis(500), () -> {
+                try (ResultSet count = workers.executeQuery()) {
+                    return count.next() && count.getLong(1) == 0;
+                }
+            });
+            return true;
+        } catch (ConditionTimeoutException stillRunning) {
+            System.out.println("database an autovacuum worker still works on " + table + " after 10 minutes; going on");
+            return false;
         }
     }
 

@@ -9,12 +9,14 @@ import java.util.Optional;
 
 /**
  * The figures besides the backlog drain: steady latency, write-path cost, backlog independence,
- * the server's memory and the tuned server's settings. What was not measured says why in
- * {@code notMeasured}.
+ * the server's memory and the tuned server's settings. {@code outOfMemory}: whether the log of the
+ * servers this run started shows an OutOfMemoryError (null: no such log). What was not measured
+ * says why in {@code notMeasured}.
  */
 record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites, WritePath.Result withAppend,
-               WritePath.Result withoutConsumers, WritePath.Result withoutAppend, BacklogIndependence.Result backlog, ServerMemory memory,
-               ServerMemory tunedMemory, String tunedSettings, List<String> notMeasured) {
+               WritePath.Result withoutConsumers, WritePath.Result relayOff, WritePath.Result withoutAppend,
+               BacklogIndependence.Result backlog, ServerMemory memory, ServerMemory tunedMemory, String tunedSettings,
+               Boolean outOfMemory, List<String> notMeasured) {
 
     /** The rate latency is compared at in the chart: 1,000 events/s, or the mode's only rate. */
     int referenceRate() {
@@ -70,16 +72,51 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         json.append(String.join(", ", highest)).append("}\n  },\n");
         json.append("  \"writePath\": {\"withAppend\": ").append(writePath(withAppend))
                 .append(", \"withAppendWithoutConsumers\": ").append(writePath(withoutConsumers))
+                .append(", \"withAppendRelayOff\": ").append(writePath(relayOff))
                 .append(", \"withoutAppend\": ").append(writePath(withoutAppend)).append("},\n");
         json.append("  \"backlogIndependence\": ").append(backlog == null ? "null" : String.format(Locale.ROOT,
                 "{\"fill\": \"%s\", \"without\": %s, \"with\": %s}", Report.escape(backlog.fill()), level(backlog.without()),
                 level(backlog.with()))).append(",\n");
+        json.append("  \"outboxRelayServerAfterDrains\": ").append(afterDrains(memory)).append(",\n");
+        json.append("  \"outboxRelayServerOutOfMemoryError\": ").append(outOfMemory).append(",\n");
         json.append("  \"tuned\": ").append(tunedSettings == null ? "null" : String.format(Locale.ROOT,
-                "{\"settings\": \"%s\", \"maxRssMiB\": %s, \"maxHeapMiB\": %s}", Report.escape(tunedSettings),
-                orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB()))).append(",\n");
+                "{\"settings\": \"%s\", \"maxRssMiB\": %s, \"maxHeapMiB\": %s, \"afterDrains\": %s}",
+                Report.escape(tunedSettings), orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB()),
+                afterDrains(tunedMemory))).append(",\n");
         json.append("  \"notMeasured\": [").append(String.join(", ", notMeasured.stream()
                 .map(reason -> "\"" + Report.escape(reason) + "\"").toList())).append("],\n");
         return json.toString();
+    }
+
+    /** Per drain: rows, GC share of its wall time and used heap after a full GC; null when not measured. */
+    private static String afterDrains(ServerMemory memory) {
+        if (memory == null || memory.drains().isEmpty()) {
+            return "null";
+        }
+        return "[" + String.join(", ", memory.drains().stream().map(after -> String.format(Locale.ROOT,
+                "{\"rows\": %d, \"gcTimeShare\": %s, \"usedHeapAfterGcMiB\": %s}", after.rows(),
+                Double.isNaN(after.gcShare()) ? "null" : String.format(Locale.ROOT, "%.4f", after.gcShare()),
+                orNull(after.heapAfterGcMiB()))).toList()) + "]";
+    }
+
+    /**
+     * The drains of {@code rows} (the drain figure's; the backlog figure drains fewer): the highest
+     * GC share and used heap after GC, as "GC x% of the time, y MiB used after a full GC", or "not measured".
+     */
+    static String afterDrains(ServerMemory memory, int rows) {
+        List<ServerMemory.AfterDrain> drains = memory == null ? List.of()
+                : memory.drains().stream().filter(after -> after.rows() == rows).toList();
+        double gc = drains.stream().mapToDouble(ServerMemory.AfterDrain::gcShare).filter(share -> !Double.isNaN(share))
+                .max().orElse(Double.NaN);
+        long heap = drains.stream().mapToLong(ServerMemory.AfterDrain::heapAfterGcMiB).max().orElse(0);
+        if (Double.isNaN(gc) && heap == 0) {
+            return memory == null || memory.drains().isEmpty()
+                    ? "GC time and used heap after GC not measured (the server's PID was not known)"
+                    : String.format(Locale.ROOT, "GC time and used heap after GC not measured for drains of %,d rows", rows);
+        }
+        return String.format(Locale.ROOT, "GC %s of the drain's time, %s MiB used after a full GC (the highest of %d drains)",
+                Double.isNaN(gc) ? "time not measured" : String.format(Locale.ROOT, "%.1f%%", 100 * gc),
+                heap == 0 ? "not measured" : Long.toString(heap), drains.size());
     }
 
     private static String writePath(WritePath.Result result) {
@@ -105,7 +142,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         return value > 0 ? Long.toString(value) : "null";
     }
 
-    String markdown() {
+    /** {@code relayRows}: the rows of Outbox Relay's drains in the drain figure, whose memory is shown. */
+    String markdown(int relayRows) {
         StringBuilder md = new StringBuilder();
         if (!steady.isEmpty()) {
             md.append("\n### Steady latency: commit → consumed (ms)\n\n");
@@ -134,7 +172,7 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
             md.append("| server | orders/s | orders | failed | sample consumers behind at the end | caught up after |\n")
                     .append("|---|---:|---:|---:|---:|---:|\n");
-            for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, withoutAppend}) {
+            for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
                 if (result != null) {
                     md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %s | %s |%n", result.server(),
                             result.perSecond(), result.orders(), result.failures(),
@@ -143,9 +181,17 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 }
             }
             if (withoutAppend != null && withoutConsumers != null) {
-                md.append(String.format(Locale.ROOT, "%nThe append and the relay alone (the sample consumers on another topic"
-                        + " on both servers): %.2f× the orders per second without the append.", withoutConsumers.perSecond()
-                        / withoutAppend.perSecond()));
+                md.append(String.format(Locale.ROOT, "%nWith the append and the relay running ÷ without the append (the sample"
+                        + " consumers on another topic on both servers): %.2f× the orders per second (goal ≥ %.2f).",
+                        withoutConsumers.perSecond() / withoutAppend.perSecond(), Goals.WRITE_PATH));
+            }
+            if (relayOff != null && withoutAppend != null) {
+                md.append(String.format(Locale.ROOT, " The append's cost: with the append and the relay off ÷ without the"
+                        + " append: %.2f×.", relayOff.perSecond() / withoutAppend.perSecond()));
+            }
+            if (relayOff != null && withoutConsumers != null) {
+                md.append(String.format(Locale.ROOT, " The relay's cost: with the append and the relay running ÷ with the"
+                        + " append and the relay off: %.2f×.", withoutConsumers.perSecond() / relayOff.perSecond()));
             }
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
@@ -164,13 +210,18 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                     backlog.with().meanRoundMillis() / backlog.without().meanRoundMillis(), backlog.fill()));
         }
         if (memory != null && (memory.peakRssMiB() > 0 || memory.peakHeapMiB() > 0)) {
-            md.append(String.format(Locale.ROOT, "%n### Server memory while draining%n%nDefault settings: peak RSS %s MiB, peak used heap %s MiB",
-                    orNull(memory.peakRssMiB()), orNull(memory.peakHeapMiB())));
+            md.append(String.format(Locale.ROOT, "%n### Server memory while draining%n%nUsed heap includes garbage, so each"
+                    + " drain ends with a full GC (`jcmd GC.run`) and the used heap after it; GC time is the GCT delta of"
+                    + " `jstat -gc` over the drain's wall time.%n%nDefault settings: peak RSS %s MiB, peak used heap %s MiB; %s",
+                    orNull(memory.peakRssMiB()), orNull(memory.peakHeapMiB()), afterDrains(memory, relayRows)));
             if (tunedSettings != null) {
-                md.append(String.format(Locale.ROOT, "; tuned: peak RSS %s MiB, peak used heap %s MiB",
-                        orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB())));
+                md.append(String.format(Locale.ROOT, ". Tuned: peak RSS %s MiB, peak used heap %s MiB; %s",
+                        orNull(tunedMemory.peakRssMiB()), orNull(tunedMemory.peakHeapMiB()),
+                        afterDrains(tunedMemory, relayRows)));
             }
-            md.append(".\n");
+            md.append(". ").append(outOfMemory == null ? "The server's log was not looked at (a server this run did not start)."
+                    : outOfMemory ? "The server's log shows an **OutOfMemoryError**." : "No OutOfMemoryError in the server's log.")
+                    .append("\n");
         }
         if (tunedSettings != null) {
             md.append("\n`outbox-relay-tuned` in the drain table: the server restarted with ").append(tunedSettings)

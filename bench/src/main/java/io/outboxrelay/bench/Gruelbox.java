@@ -11,24 +11,22 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * gruelbox transaction-outbox on the same PostgreSQL: each entry is an invocation of
- * {@link KafkaSender#send} that produces and waits for the ack. Drain: entries are scheduled
- * (committed) first with processing held back; then the outbox is flushed repeatedly while a pool
- * of threads processes entries, each in its own transaction (lock, invoke, delete), as the library
- * does. Steady: processing is on, so each commit submits its entry at once (the library's
- * after-commit path), and a background flush every second picks up anything missed.
+ * {@link KafkaSender#send} that produces (with Outbox Relay's headers) and waits for the ack.
+ * Processing is on, so each commit submits its entries at once (the library's after-commit path)
+ * to a pool of threads that process each in its own transaction (lock, invoke, delete), as the
+ * library does. Drain: the backlog's entries are scheduled 1,000 per transaction, like the other
+ * contenders' rows, while the outbox is also flushed whenever fewer than a batch wait for a thread.
+ * Steady: a background flush every second picks up anything missed.
  */
 final class Gruelbox implements Contender, Steady.Capable {
 
@@ -41,7 +39,7 @@ final class Gruelbox implements Contender, Steady.Capable {
         static volatile KafkaProducer<String, String> producer;
 
         public void send(String topic, String key, String payload) throws Exception {
-            producer.send(new ProducerRecord<>(topic, key, payload)).get();
+            producer.send(Shape.record(topic, key, payload)).get();
         }
     }
 
@@ -63,7 +61,6 @@ final class Gruelbox implements Contender, Steady.Capable {
         final KafkaProducer<String, String> producer;
         final ThreadPoolExecutor workers = new ThreadPoolExecutor(THREADS, THREADS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
         final ThreadLocalContextTransactionManager transactions;
-        final AtomicReference<Clock> clock = new AtomicReference<>(Clock.systemUTC());
         final TransactionOutbox outbox;
         volatile boolean processing;
 
@@ -92,7 +89,6 @@ final class Gruelbox implements Contender, Steady.Capable {
                     .attemptFrequency(ATTEMPT_FREQUENCY)
                     .flushBatchSize(FLUSH_BATCH)
                     .blockAfterAttempts(100)
-                    .clockProvider(clock::get)
                     .build();
             transactions.inTransaction(tx -> {
                 try (var clear = tx.connection().createStatement()) {
@@ -125,27 +121,17 @@ final class Gruelbox implements Contender, Steady.Capable {
     public long drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         try (Pipeline pipeline = new Pipeline(env); Admin admin = env.admin()) {
-            for (int from = 0; from < n; from += 1_000) {
-                int first = from;
-                int last = Math.min(n, from + 1_000);
-                pipeline.transactions.inTransaction(() -> {
-                    for (int i = first; i < last; i++) {
-                        pipeline.schedule(topic, i);
-                    }
-                });
-            }
-            // gruelbox makes a new entry due one attemptFrequency after it was scheduled: its clock moves
-            // on by that much, so the whole committed backlog is due now, as the others' is
-            pipeline.clock.set(Clock.offset(Clock.systemUTC(), ATTEMPT_FREQUENCY.plusMillis(100)));
             pipeline.processing = true;
-            long start = System.nanoTime();
-            Env.await(topic + " to reach " + n + " records", Duration.ofMinutes(30), Duration.ofMillis(5), () -> {
+            return Backlog.drain(n, (from, to) -> pipeline.transactions.inTransaction(() -> {
+                for (long i = from; i <= to; i++) {
+                    pipeline.schedule(topic, i);
+                }
+            }), () -> {
                 if (pipeline.workers.getQueue().size() < FLUSH_BATCH) {
                     pipeline.outbox.flush();
                 }
                 return Env.endOffsets(admin, topic) >= n;
             });
-            return System.nanoTime() - start;
         }
     }
 

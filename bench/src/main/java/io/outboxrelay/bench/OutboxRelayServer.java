@@ -8,10 +8,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Outbox Relay in its Liberty server. Drains: earlier drains' rows are deleted, the rows are
- * committed into {@code outbox_event} (as the server's own append would write them), and the
- * server's relay publishes them, while the server's memory is sampled. Steady: orders are created through the server's API, so each event
- * is appended in the order's transaction and its commit wakes the relay, as in production.
+ * Outbox Relay in its Liberty server. Drains: earlier drains' rows are deleted, the backlog is
+ * committed into {@code outbox_event} (as the server's own append would write them, each
+ * transaction with the {@code NOTIFY} the append sends), and the server's relay publishes them,
+ * while the server's memory is watched. Steady: orders are created through the server's API, so
+ * each event is appended in the order's transaction and its commit wakes the relay, as in production.
  */
 final class OutboxRelayServer implements Contender, Steady.Capable {
 
@@ -46,14 +47,12 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         // SENT history is the backlog-independence figure's, and the server's own rows stay
         env.sql("DELETE FROM outbox_event WHERE aggregate_type = 'Bench'");
         env.sql("VACUUM ANALYZE outbox_event");
-        try (Admin admin = env.admin()) {
-            env.sql("INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers)"
-                    + " SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent', '"
-                    + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(1, " + n + ") AS i");
-            long start = System.nanoTime(); // committed: the relay may start now
-            try (AutoCloseable sampling = memory.sample(env)) {
-                return Env.awaitOnTopic(admin, topic, n, Duration.ofMinutes(30)) - start;
-            }
+        env.awaitNoAutovacuum("outbox_event");
+        try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
+            return Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
+                    + " topic, payload, headers) SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
+                    + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
+                    true, () -> Env.endOffsets(admin, topic) >= n);
         }
     }
 

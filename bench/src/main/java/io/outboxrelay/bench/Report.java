@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The figures of one run as JSON, Markdown tables with ratios, and an SVG chart: drain throughput
- * bars and steady latency percentiles.
+ * The figures of one run as JSON, Markdown tables with ratios, the goals and what makes the
+ * comparison fair, and an SVG chart: drain throughput bars and steady latency percentiles.
  */
-record Report(LocalDate date, Machine machine, String mode, List<Contender> contenders,
+record Report(LocalDate date, Machine machine, String mode, PostgresSettings postgres, List<Contender> contenders,
               Map<String, List<Double>> eventsPerSecond, Map<String, Integer> rowsDrained, long relayMaxRssKiB,
               Figures figures) {
 
@@ -23,7 +23,8 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
-    private double medianOf(String name) {
+    /** The median events/s of a contender's drains; NaN when it did not drain. */
+    double medianOf(String name) {
         List<Double> values = eventsPerSecond.get(name);
         return values == null || values.isEmpty() ? Double.NaN : median(values);
     }
@@ -35,7 +36,10 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
                 .append(", \"os\": \"").append(escape(machine.os())).append("\", \"java\": \"").append(escape(machine.java()))
                 .append("\"},\n");
         json.append("  \"mode\": \"").append(mode).append("\",\n");
-        json.append("  \"figure\": \"backlog drain: rows committed, then time until all are acknowledged by Kafka\",\n");
+        json.append("  \"postgres\": ").append(postgres.json()).append(",\n");
+        json.append("  \"figure\": \"backlog drain: rows ").append(escape(Backlog.DESCRIPTION)).append("\",\n");
+        json.append("  \"fairness\": [").append(String.join(", ", fairness().stream().map(line -> "\"" + escape(line) + "\"")
+                .toList())).append("],\n");
         json.append("  \"outboxRelayServerMaxRssMiB\": ").append(relayMaxRssKiB > 0 ? Long.toString(relayMaxRssKiB / 1024) : "null")
                 .append(",\n");
         json.append(figures.json());
@@ -77,7 +81,35 @@ record Report(LocalDate date, Machine machine, String mode, List<Contender> cont
         if (relayMaxRssKiB > 0) {
             table.append(String.format(Locale.ROOT, " Its server's resident memory peaked at %,d MiB while draining.", relayMaxRssKiB / 1024));
         }
-        return table.append("\n").append(figures.markdown()).toString();
+        table.append("\n\nEvery database contender's backlog is ").append(Backlog.DESCRIPTION).append(".\n\n")
+                .append(postgres.markdown()).append(".\n");
+        table.append(Goals.markdown(Goals.of(this)));
+        table.append("\n### Fairness\n\n");
+        fairness().forEach(line -> table.append("- ").append(line).append("\n"));
+        return table.append(figures.markdown(rowsDrained.getOrDefault("outbox-relay", 0))).toString();
+    }
+
+    /** What is the same for every contender, and what still differs. */
+    List<String> fairness() {
+        return List.of(
+                "Same backlog and timed span: every database contender's backlog is " + Backlog.DESCRIPTION
+                        + " (Outbox Relay's transactions also NOTIFY outbox_relay, as its own append does on commit).",
+                "Same PostgreSQL, settings pinned (shared_buffers=1GB, max_wal_size=8GB, checkpoint_timeout=15min when the"
+                        + " benchmark starts it) and printed above as the server reports them.",
+                "Same records: key, ~300-byte JSON payload and Outbox Relay's ten headers (ce_specversion, ce_id, ce_type,"
+                        + " ce_source, ce_subject, ce_time, content-type, id, aggregate_type, event_version) on every"
+                        + " contender's records, so all are the same size on the wire; the same producer settings (acks=all,"
+                        + " idempotent, linger.ms=5, lz4) for every contender that produces in the harness.",
+                "gruelbox: transactionoutbox-core 4.2.268, the newest release Maven Central serves (its maven-metadata.xml"
+                        + " lists it as latest and release).",
+                "Steady writers: outbox-relay creates orders through the server's API (HTTP, JPA, order, line and outbox"
+                        + " row, two sample consumers reading along); outbox-relay-rows writes one outbox_event row plus NOTIFY per"
+                        + " transaction by plain JDBC; debezium and seeds-poller one INSERT per transaction; gruelbox one"
+                        + " scheduled entry per transaction.",
+                "What still differs: Outbox Relay runs inside a Liberty server that shares the cores with PostgreSQL, Kafka"
+                        + " and the harness, while Debezium runs embedded in the harness process; gruelbox and the seeds' poller"
+                        + " send each record with send().get(), as their documentation shows, which bounds them to one"
+                        + " acknowledgement per record and thread.");
     }
 
     String svg() {

@@ -1,7 +1,6 @@
 package io.outboxrelay.bench;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The poller the seeds describe, written as they describe it: every interval, select the top 100
  * PENDING rows by created_at; for each, {@code send(...).get()}, then update that row to SENT.
+ * Drain: the poller runs while the backlog is committed.
  */
 final class SeedsPoller implements Contender, Steady.Capable {
 
@@ -38,14 +38,15 @@ final class SeedsPoller implements Contender, Steady.Capable {
     public long drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         createTable(env);
-        env.sql("INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % " + Shape.AGGREGATES + "), "
-                + Shape.payloadSql("i") + " FROM generate_series(1, " + n + ") AS i");
-        env.sql("ANALYZE bench_poller_event");
-        long start = System.nanoTime();
         try (Poller poller = new Poller(env, topic, n)) {
-            poller.drained.get(30, TimeUnit.MINUTES);
+            return Backlog.drainRows(env, n, "INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % "
+                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false, () -> {
+                        if (poller.drained.isCompletedExceptionally()) {
+                            poller.drained.get(); // throws why the poll failed
+                        }
+                        return poller.drained.isDone();
+                    });
         }
-        return System.nanoTime() - start;
     }
 
     @Override
@@ -115,7 +116,7 @@ final class SeedsPoller implements Contender, Steady.Capable {
             }
         }
         for (Object[] row : rows) {
-            producer.send(new ProducerRecord<>(topic, (String) row[1], (String) row[2])).get();
+            producer.send(Shape.record(topic, (String) row[1], (String) row[2])).get();
             markSent.setLong(1, (Long) row[0]);
             markSent.executeUpdate();
             sent.incrementAndGet();

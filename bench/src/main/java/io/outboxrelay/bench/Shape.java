@@ -1,8 +1,20 @@
 package io.outboxrelay.bench;
 
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** The record every contender sends: key = one of 1,000 aggregate ids, a ~300-byte JSON payload. */
+/**
+ * The record every contender sends: key = one of 1,000 aggregate ids, a ~300-byte JSON payload,
+ * and the ten headers Outbox Relay's records carry, so that every contender's records are the
+ * same size on the wire.
+ */
 final class Shape {
 
     static final int AGGREGATES = 1_000;
@@ -26,5 +38,35 @@ final class Shape {
     static String payloadSql(String sequenceExpression) {
         return "jsonb_build_object('sequence', " + sequenceExpression + ", 'committedAt', 0, 'amount', "
                 + "(random() * 10000)::int, 'filler', repeat('x', 220))";
+    }
+
+    /** A record of the harness's own producers: key, value and {@link #headers}. */
+    static ProducerRecord<String, String> record(String topic, String key, String value) {
+        return new ProducerRecord<>(topic, null, key, value, headers(key));
+    }
+
+    /**
+     * Outbox Relay's headers (CloudEvents binary mode plus {@code id}, {@code aggregate_type},
+     * {@code event_version}) for a record of aggregate {@code key}: a fresh event id, the bench's
+     * aggregate and event type, now. A new instance per record: the producer seals it when sending.
+     */
+    static Headers headers(String key) {
+        String eventId = UUID.randomUUID().toString();
+        Headers headers = new RecordHeaders();
+        add(headers, "ce_specversion", "1.0");
+        add(headers, "ce_id", eventId);
+        add(headers, "ce_type", "BenchEvent");
+        add(headers, "ce_source", "/outbox-relay");
+        add(headers, "ce_subject", key);
+        add(headers, "ce_time", DateTimeFormatter.ISO_INSTANT.format(Instant.now()));
+        add(headers, "content-type", "application/json");
+        add(headers, "id", eventId);
+        add(headers, "aggregate_type", "Bench");
+        add(headers, "event_version", "1");
+        return headers;
+    }
+
+    private static void add(Headers headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 }

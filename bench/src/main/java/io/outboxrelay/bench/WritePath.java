@@ -12,8 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The write path's cost: {@value #CLIENTS} clients create orders through the server's API back to
  * back for a fixed time (after a warm-up that is not counted); orders per second is the
  * figure. Run against a server that appends the {@code OrderCreated} event (relays it, and its two
- * sample consumers read it), one whose sample consumers read another topic, and one started with
- * {@code outbox.sample.orders.append-events=false}.
+ * sample consumers read it), one whose sample consumers read another topic, one that appends with
+ * its relay off ({@code outbox.relay.enabled=false}, the consumers away too) and one started with
+ * {@code outbox.sample.orders.append-events=false}: the append's cost and the relay's, told apart.
  */
 final class WritePath {
 
