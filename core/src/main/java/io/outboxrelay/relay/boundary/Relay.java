@@ -6,6 +6,7 @@ import io.outboxrelay.relay.control.InstanceClaim;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayStore;
 import io.outboxrelay.relay.control.SendWindow;
+import io.outboxrelay.relay.control.TableStatistics;
 import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -71,6 +72,9 @@ public class Relay {
     InstanceClaim instance;
 
     @Inject
+    TableStatistics statistics;
+
+    @Inject
     @OutboxClock
     Clock clock;
 
@@ -97,6 +101,9 @@ public class Relay {
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
         }
+        long statisticsCheck = statistics.checkInterval().toMillis();
+        polls.add(executor.scheduleWithFixedDelay(statistics::refreshIfStale, statisticsCheck, statisticsCheck,
+                TimeUnit.MILLISECONDS));
         if (settings.listen()) {
             listener = new RelayListener(dataSources, this::wake);
             Thread thread = threads.newThread(listener);

@@ -65,9 +65,6 @@ public class RelayRound {
     RelayHeartbeat heartbeat;
 
     @Inject
-    TableStatistics statistics;
-
-    @Inject
     InstanceClaim instance;
 
     /** Runs one round; returns how many rows it claimed (0 when idle, Kafka is down or another relay has our id). */
@@ -84,7 +81,6 @@ public class RelayRound {
                 return 0;
             }
         }
-        statistics.refreshIfStale();
         Instant now = clock.instant();
         long started = System.nanoTime(); // no later than the lease begins in the database
         List<ClaimedEvent> claimed = store.claim(owner, now, settings.lease(), settings.batchSize(),
