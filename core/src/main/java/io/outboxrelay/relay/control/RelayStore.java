@@ -67,6 +67,11 @@ public class RelayStore {
     /**
      * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING
      * in backoff or IN_FLIGHT elsewhere), so each aggregate's events reach Kafka in id order.
+     * The window holds the oldest waiting rows that are due, in id order, not in due order: a row
+     * given back after its round, or whose lease ran out, is due later than the rows its aggregate
+     * appended after it, and a window in due order once filled with such followers, every one held
+     * back by a row beyond the window, and the relay claimed nothing for good (found by a backlog of
+     * 100,000 events of 1,000 aggregates after one round was given back).
      * The statement is shaped so that no plan can go quadratic, whatever PostgreSQL believes
      * about the table: right after a bulk insert, before autovacuum analyzed it, a NOT EXISTS
      * anti-join and an IN semi-join were planned as nested loops over the whole table (a claim of
@@ -80,7 +85,7 @@ public class RelayStore {
             WITH window_ AS MATERIALIZED (
                 SELECT c.id FROM outbox_event c
                  WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
-                 ORDER BY c.next_attempt_at, c.id
+                 ORDER BY c.id
                  LIMIT ?),
             claimable AS (
                 SELECT c.id FROM outbox_event c
@@ -92,7 +97,7 @@ public class RelayStore {
                            AND earlier.id < c.id
                            AND earlier.status IN (%s)
                          LIMIT 1) IS NULL
-                 ORDER BY c.next_attempt_at, c.id
+                 ORDER BY c.id
                  LIMIT ?
                  FOR UPDATE OF c SKIP LOCKED)
             UPDATE outbox_event o

@@ -10,7 +10,9 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 
 import java.util.logging.Logger;
 
@@ -55,7 +57,11 @@ public class SchemaMigration {
             ready.open();
             return;
         }
-        MigrateResult result = Flyway.configure(getClass().getClassLoader())
+        FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader());
+        // a session lock rather than one held by an open transaction, which a migration's CREATE INDEX
+        // CONCURRENTLY would wait for forever
+        configuration.getPluginRegister().getPlugin(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+        MigrateResult result = configuration
                 .dataSource(dataSources.nonTransactional())
                 // the location holds an empty flyway.location: Liberty's class loader resolves files, not folders
                 .locations("classpath:" + LOCATION)
