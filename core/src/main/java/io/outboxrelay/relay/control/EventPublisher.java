@@ -70,9 +70,6 @@ public class EventPublisher {
                         : CompletableFuture.completedFuture(LEASE_RUNNING_OUT));
             }
         });
-        if (open && !pending.isEmpty()) {
-            producer.flush(); // the batch leaves now, not after linger.ms: the round waits for its acks anyway
-        }
         Map<Long, PublishResult> results = await(pending);
         PublishResult timedOut = null;
         for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : records.entrySet()) {
