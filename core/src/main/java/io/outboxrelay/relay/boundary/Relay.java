@@ -96,7 +96,8 @@ public class Relay {
                     + " event of its aggregate, published by the relay that took the rows over");
         }
         for (int i = 0; i < settings.workers(); i++) {
-            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor);
+            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, settings.pipelined(),
+                    settings.batchSize());
             workers.add(worker);
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
@@ -111,7 +112,7 @@ public class Relay {
             thread.start();
         }
         LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
-                + ", batch " + settings.batchSize() + ", ordering " + settings.ordering()
+                + ", batch " + settings.batchSize() + (settings.pipelined() ? " (pipelined)" : "") + ", ordering " + settings.ordering()
                 + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
     }
 
@@ -128,8 +129,9 @@ public class Relay {
         }
         polls.forEach(poll -> poll.cancel(false));
         workers.forEach(RelayWorker::stop);
-        // a round waits at most one send timeout for its batch, one for an isolated suspect and one for dead letters
-        long grace = 3 * settings.sendTimeout().toMillis() + 5_000;
+        // a round waits at most one send timeout for its batch, one for an isolated suspect and one for dead
+        // letters; pipelined, a second batch may land after the first
+        long grace = (settings.pipelined() ? 6 : 3) * settings.sendTimeout().toMillis() + 5_000;
         for (RelayWorker worker : workers) {
             worker.awaitIdle(grace);
             try {

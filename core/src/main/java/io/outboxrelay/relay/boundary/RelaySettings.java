@@ -31,6 +31,9 @@ public class RelaySettings {
     @Inject @ConfigProperty(name = "outbox.relay.batch-size", defaultValue = "500")
     int batchSize;
 
+    @Inject @ConfigProperty(name = "outbox.relay.pipelined", defaultValue = "true")
+    boolean pipelined;
+
     @Inject @ConfigProperty(name = "outbox.relay.poll-interval-ms", defaultValue = "500")
     long pollIntervalMs;
 
@@ -82,6 +85,7 @@ public class RelaySettings {
     public boolean listen() { return listen; }
     public int workers() { return Math.max(1, workers); }
     public int batchSize() { return Math.max(1, batchSize); }
+    public boolean pipelined() { return pipelined; }
     public Duration pollInterval() { return Duration.ofMillis(pollIntervalMs); }
     public Duration lease() { return Duration.ofMillis(leaseMs); }
     public Duration sendTimeout() { return Duration.ofMillis(sendTimeoutMs); }

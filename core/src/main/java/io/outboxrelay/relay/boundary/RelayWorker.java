@@ -1,7 +1,13 @@
 package io.outboxrelay.relay.boundary;
 
 import io.outboxrelay.relay.control.RelayRound;
+import io.outboxrelay.relay.control.RelayRound.Flight;
 
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +17,9 @@ import java.util.logging.Logger;
 /**
  * One claiming loop with its own lease owner id. A drain runs rounds until a round finds
  * nothing to claim; a wake-up during a drain makes it run once more, so a commit is never left
- * for the next poll.
+ * for the next poll. Pipelined (the default), the next batch is claimed and sent while the current
+ * one waits for Kafka's acknowledgements and is recorded, so the database and Kafka work at once;
+ * at most two batches are in flight, and the claim keeps them to different aggregates.
  */
 final class RelayWorker {
 
@@ -20,15 +28,19 @@ final class RelayWorker {
     private final String owner;
     private final RelayRound round;
     private final Executor executor;
+    private final boolean pipelined;
+    private final int batchSize;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private volatile boolean stopping;
     private String lastFailure;
 
-    RelayWorker(String owner, RelayRound round, Executor executor) {
+    RelayWorker(String owner, RelayRound round, Executor executor, boolean pipelined, int batchSize) {
         this.owner = owner;
         this.round = round;
         this.executor = executor;
+        this.pipelined = pipelined;
+        this.batchSize = batchSize;
     }
 
     String owner() {
@@ -53,8 +65,12 @@ final class RelayWorker {
         try {
             do {
                 wakeRequested.set(false);
-                while (!stopping && round.run(owner) > 0) {
-                    // keep going while there is work: a backlog drains at full speed
+                if (pipelined) {
+                    drainPipelined();
+                } else {
+                    while (!stopping && round.run(owner) > 0) {
+                        // keep going while there is work: a backlog drains at full speed
+                    }
                 }
             } while (!stopping && wakeRequested.get());
             recovered();
@@ -70,6 +86,73 @@ final class RelayWorker {
         }
         if (wakeRequested.get() && !stopping) {
             wake(); // woken between the drain's last look and its end
+        }
+    }
+
+    /**
+     * Lands each large batch while the next one is claimed and sent on another thread. A batch under half
+     * the batch size means there is no backlog: the next one is then claimed after it landed, as
+     * unpipelined, which keeps a trickle of events from paying for the second thread's hand-over. (Half,
+     * not full: while one batch is in flight the next cannot hold its aggregates, so it is often a little
+     * short of full although rows wait.)
+     */
+    private void drainPipelined() throws Exception {
+        Optional<Flight> flight = stopping ? Optional.empty() : round.launch(owner);
+        while (flight.isPresent()) {
+            CompletableFuture<Optional<Flight>> next = null;
+            try {
+                if (!stopping && 2 * flight.get().claimed().size() >= batchSize) {
+                    next = launchBeside();
+                }
+                round.land(flight.get());
+            } catch (Exception failure) {
+                landAfterFailure(next, failure);
+                throw failure;
+            }
+            flight = next != null ? launched(next) : stopping ? Optional.empty() : round.launch(owner);
+        }
+    }
+
+    /** The next batch's launch on another thread; null if the executor takes no more tasks (it is stopping). */
+    private CompletableFuture<Optional<Flight>> launchBeside() {
+        try {
+            return CompletableFuture.supplyAsync(this::launchNext, executor);
+        } catch (RejectedExecutionException shuttingDown) {
+            return null;
+        }
+    }
+
+    private Optional<Flight> launchNext() {
+        try {
+            return round.launch(owner);
+        } catch (SQLException failure) {
+            throw new CompletionException(failure);
+        }
+    }
+
+    private static Optional<Flight> launched(CompletableFuture<Optional<Flight>> next) throws Exception {
+        try {
+            return next.get();
+        } catch (ExecutionException failed) {
+            throw failed.getCause() instanceof Exception cause ? cause : failed;
+        }
+    }
+
+    /** The batch launched beside one whose landing failed is still landed, if it can be: its rows are leased. */
+    private void landAfterFailure(CompletableFuture<Optional<Flight>> next, Exception failure) {
+        if (next == null) {
+            return;
+        }
+        try {
+            Optional<Flight> other = launched(next);
+            if (other.isPresent()) {
+                round.land(other.get());
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            failure.addSuppressed(interrupted);
+        } catch (Exception another) {
+            failure.addSuppressed(another);
         }
     }
 

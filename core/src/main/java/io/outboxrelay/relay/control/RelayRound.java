@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Logger;
@@ -69,16 +70,27 @@ public class RelayRound {
 
     /** Runs one round; returns how many rows it claimed (0 when idle, Kafka is down or another relay has our id). */
     public int run(String owner) throws SQLException, InterruptedException {
+        Optional<Flight> flight = launch(owner);
+        return flight.isPresent() ? land(flight.get()) : 0;
+    }
+
+    /**
+     * The first half of a round: claims a batch and hands its records to the producer without waiting
+     * for Kafka. Empty when there is nothing to claim, Kafka is down or another relay has our id.
+     * Another batch may be launched while this one is in flight: the claim skips every aggregate with
+     * a row in flight, so two batches never hold events of one aggregate.
+     */
+    public Optional<Flight> launch(String owner) throws SQLException {
         heartbeat.beat();
         if (!instance.held(settings.instanceId())) {
-            return 0;
+            return Optional.empty();
         }
         if (outage.inOutage()) {
             if (!outage.probeDue()) {
-                return 0;
+                return Optional.empty();
             }
             if (!clusterReachable()) {
-                return 0;
+                return Optional.empty();
             }
         }
         Instant now = clock.instant();
@@ -86,14 +98,24 @@ public class RelayRound {
         List<ClaimedEvent> claimed = store.claim(owner, now, settings.lease(), settings.batchSize(),
                 settings.ordering(), settings.blockOnDead());
         if (claimed.isEmpty()) {
-            return 0;
+            return Optional.empty();
         }
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         claimed.forEach(event -> records.put(event.id(), KafkaRecords.of(event, settings.cloudEventsSource())));
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());
         SendWindow window = SendWindow.opening(started, settings.lease(), publisher.landingBound(), System::nanoTime);
-        Map<Long, PublishResult> results = publisher.publish(records, failedBefore, window);
+        return Optional.of(new Flight(owner, claimed, publisher.send(records, failedBefore, window), started));
+    }
+
+    /**
+     * The second half: waits for Kafka's answers, dead-letters what must be, and records every outcome
+     * with one statement per kind. Returns how many rows the batch held.
+     */
+    public int land(Flight flight) throws SQLException, InterruptedException {
+        String owner = flight.owner();
+        List<ClaimedEvent> claimed = flight.claimed();
+        Map<Long, PublishResult> results = publisher.complete(flight.sending());
 
         Instant done = clock.instant();
         Decision decision = new Outcomes(settings.maxAttempts(), settings.retryBackoff())
@@ -103,15 +125,19 @@ public class RelayRound {
         if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
             store.holdFollowers(decision.retries(), done);
         }
-        List<Failure> failed = deadLetter(owner, decision.deadLetters(), window);
+        List<Failure> failed = deadLetter(owner, decision.deadLetters(), flight.sending().window());
         List<Long> givenBack = new ArrayList<>(decision.released());
         givenBack.addAll(decision.unsent());
         store.release(owner, givenBack, done, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
-        report(claimed, decision, failed, done, Duration.ofNanos(System.nanoTime() - started));
+        report(claimed, decision, failed, done, Duration.ofNanos(System.nanoTime() - flight.started()));
         return claimed.size();
+    }
+
+    /** A claimed batch on its way to Kafka, between {@link #launch} and {@link #land}. */
+    public record Flight(String owner, List<ClaimedEvent> claimed, EventPublisher.Sending sending, long started) {
     }
 
     private void report(List<ClaimedEvent> claimed, Decision decision, List<Failure> failed, Instant acked,
