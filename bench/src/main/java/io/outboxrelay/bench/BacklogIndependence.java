@@ -40,7 +40,7 @@ final class BacklogIndependence {
         if (ownsStack) {
             env.sql("TRUNCATE outbox_event");
         }
-        boolean quiet = settle(env);
+        boolean quiet = env.vacuumAndAwaitNoAutovacuum("outbox_event");
         Level without = drain(env, relay, pending);
         try {
             System.out.printf("backlog  filling %,d SENT rows ...%n", sent);
@@ -53,7 +53,7 @@ final class BacklogIndependence {
                         + " 'bench.sent', " + Shape.payloadSql("i") + ", '{}'::jsonb, 'SENT', (i % " + Shape.PARTITIONS + ")::int,"
                         + " i, now() FROM generate_series(" + from + ", " + to + ") AS i");
             }
-            quiet &= settle(env);
+            quiet &= env.vacuumAndAwaitNoAutovacuum("outbox_event");
             String fill = String.format(java.util.Locale.ROOT, "%,d SENT rows by INSERT ... SELECT generate_series in %.0f s, then"
                     + " VACUUM (ANALYZE) and, before each of the two drains, a wait until no autovacuum worker worked on"
                     + " outbox_event%s", sent, (System.nanoTime() - filling) / 1e9,
@@ -63,16 +63,6 @@ final class BacklogIndependence {
         } finally {
             env.sql(ownsStack ? "TRUNCATE outbox_event" : "DELETE FROM outbox_event WHERE aggregate_type = '" + MARKER + "'");
         }
-    }
-
-    /**
-     * Vacuums and analyzes the table (as autovacuum would have, long before it grew this big) and
-     * waits until no autovacuum worker is on it, so none runs through the timed drain; false when
-     * one still was after the wait's deadline.
-     */
-    private static boolean settle(Env env) throws Exception {
-        env.sql("VACUUM (ANALYZE) outbox_event");
-        return env.awaitNoAutovacuum("outbox_event");
     }
 
     private static Level drain(Env env, OutboxRelayServer relay, int pending) throws Exception {

@@ -44,6 +44,16 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
     }
 
     /**
+     * Vacuums and analyzes {@code table} (as autovacuum would have, long before it changed this much)
+     * and waits until no autovacuum worker is on it, so none runs through the timed drain that follows;
+     * false when one still was after the wait's deadline.
+     */
+    boolean vacuumAndAwaitNoAutovacuum(String table) throws SQLException {
+        sql("VACUUM (ANALYZE) " + table);
+        return awaitNoAutovacuum(table);
+    }
+
+    /**
      * Waits until no autovacuum worker works on {@code table}, so that none runs through a timed
      * drain that follows a big change to it; returns false (and says so) when one still did after
      * ten minutes. A role that may not see other sessions (neither superuser nor

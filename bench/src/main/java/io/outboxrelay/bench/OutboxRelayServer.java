@@ -46,8 +46,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         // like every other contender's, the drain starts without earlier drains' rows: the cost of a
         // SENT history is the backlog-independence figure's, and the server's own rows stay
         env.sql("DELETE FROM outbox_event WHERE aggregate_type = 'Bench'");
-        env.sql("VACUUM ANALYZE outbox_event");
-        env.awaitNoAutovacuum("outbox_event");
+        env.vacuumAndAwaitNoAutovacuum("outbox_event");
         try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
             return Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
                     + " topic, payload, headers) SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES

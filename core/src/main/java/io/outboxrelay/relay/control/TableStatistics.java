@@ -1,7 +1,6 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
-import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -10,9 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.logging.Logger;
 
 /**
@@ -39,29 +36,20 @@ public class TableStatistics {
     OutboxDataSources dataSources;
 
     @Inject
-    @OutboxClock
-    Clock clock;
-
-    @Inject
     @ConfigProperty(name = "outbox.relay.statistics.check-ms", defaultValue = "2000")
     long checkMs;
 
-    private Instant nextCheck = Instant.MIN;
-    private boolean allowed = true;
+    private volatile boolean allowed = true;
 
     /** How often {@link #refreshIfStale} should run. */
     public Duration checkInterval() {
         return Duration.ofMillis(checkMs);
     }
 
-    /** Cheap when not due; never fails. */
+    /** One look at the table's statistics, and an ANALYZE when they are stale; never fails. */
     public void refreshIfStale() {
-        synchronized (this) {
-            Instant now = clock.instant();
-            if (!allowed || now.isBefore(nextCheck)) {
-                return;
-            }
-            nextCheck = now.plus(Duration.ofMillis(checkMs));
+        if (!allowed) {
+            return;
         }
         try (Connection connection = dataSources.nonTransactional().getConnection(); Statement statement = connection.createStatement()) {
             long changed;
@@ -76,9 +64,7 @@ public class TableStatistics {
                 changed = stats.getLong(1);
                 rows = stats.getDouble(2);
                 if (!stats.getBoolean(3)) { // PostgreSQL would skip the ANALYZE with a warning each time
-                    synchronized (this) {
-                        allowed = false;
-                    }
+                    allowed = false;
                     LOG.warning("The relay may not ANALYZE outbox_event (its role does not own the table); after bulk"
                             + " inserts it relies on autovacuum's analysis, which can lag a minute behind");
                     return;
