@@ -1,0 +1,143 @@
+package io.outboxrelay.relay.boundary;
+
+import io.outboxrelay.relay.control.RelayRound;
+import io.outboxrelay.relay.control.RelayRound.Flight;
+import io.outboxrelay.relay.entity.ClaimedEvent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The pipelined drain against a scripted round: which batch is claimed when, and that none is left leased. */
+class RelayWorkerTest {
+
+    private static final int BATCH = 500;
+
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopExecutor() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void aBacklogsNextBatchIsClaimedWhileTheBatchBeforeItWaitsForKafka() {
+        ScriptedRound round = new ScriptedRound(List.of(BATCH, BATCH, 7));
+        round.landingWaitsForLaunch(1, 2); // batch 1 can only land once batch 2 was claimed beside it
+
+        worker(round, true).drain();
+
+        assertThat(round.landedBatches).as("every claimed batch landed, in order").containsExactly(1, 2, 3);
+        assertThat(round.overlapped).as("batch 2 was claimed while batch 1 was in flight").isTrue();
+    }
+
+    @Test
+    void aTrickleIsClaimedOnlyAfterTheBatchBeforeItLanded() {
+        ScriptedRound round = new ScriptedRound(List.of(3, 2, 1));
+
+        worker(round, true).drain();
+
+        assertThat(round.steps).as("nothing in flight beside a small batch")
+                .containsExactly("launch 1", "land 1", "launch 2", "land 2", "launch 3", "land 3", "launch 4");
+    }
+
+    @Test
+    void aBatchClaimedBesideOneWhoseRecordingFailedIsStillRecorded() {
+        ScriptedRound round = new ScriptedRound(List.of(BATCH, BATCH));
+        round.landingWaitsForLaunch(1, 2);
+        round.failLanding(1);
+
+        worker(round, true).drain();
+
+        assertThat(round.landedBatches).as("batch 2's rows are not left leased until their lease runs out")
+                .containsExactly(2);
+        assertThat(round.launches).as("the drain stops at the failure; the next poll starts over").isEqualTo(2);
+    }
+
+    @Test
+    void unpipelinedOneRoundRunsAtATime() {
+        ScriptedRound round = new ScriptedRound(List.of(BATCH, BATCH, 7));
+
+        worker(round, false).drain();
+
+        assertThat(round.steps).containsExactly("launch 1", "land 1", "launch 2", "land 2", "launch 3", "land 3",
+                "launch 4");
+    }
+
+    private RelayWorker worker(RelayRound round, boolean pipelined) {
+        return new RelayWorker("test#0", round, executor, pipelined, BATCH);
+    }
+
+    /** Hands out batches of the given sizes, then nothing; records what was launched and landed. */
+    private static final class ScriptedRound extends RelayRound {
+
+        private static final ClaimedEvent EVENT = new ClaimedEvent(1, UUID.randomUUID(), "Order", "1", "OrderPlaced",
+                1, "orders", "{}", Map.of(), 0, null, null);
+
+        private final Deque<Integer> sizes;
+        private final Map<Flight, Integer> numbers = Collections.synchronizedMap(new IdentityHashMap<>());
+        final List<String> steps = new CopyOnWriteArrayList<>();
+        final List<Integer> landedBatches = new CopyOnWriteArrayList<>();
+        volatile int launches;
+        volatile boolean overlapped;
+        private int waitingBatch = -1;
+        private CountDownLatch launched = new CountDownLatch(0);
+        private int failingBatch = -1;
+
+        ScriptedRound(List<Integer> sizes) {
+            this.sizes = new ArrayDeque<>(sizes);
+        }
+
+        void landingWaitsForLaunch(int batch, int launch) {
+            waitingBatch = batch;
+            launched = new CountDownLatch(launch);
+        }
+
+        void failLanding(int batch) {
+            failingBatch = batch;
+        }
+
+        @Override
+        public synchronized Optional<Flight> launch(String owner) {
+            int number = ++launches;
+            steps.add("launch " + number);
+            launched.countDown();
+            Integer size = sizes.poll();
+            if (size == null) {
+                return Optional.empty();
+            }
+            Flight flight = new Flight(owner, Collections.nCopies(size, EVENT), null, System.nanoTime());
+            numbers.put(flight, number);
+            return Optional.of(flight);
+        }
+
+        @Override
+        public int land(Flight flight) throws SQLException, InterruptedException {
+            int number = numbers.get(flight);
+            if (number == waitingBatch) {
+                overlapped = launched.await(10, TimeUnit.SECONDS);
+            }
+            steps.add("land " + number);
+            if (number == failingBatch) {
+                throw new SQLException("the database went away");
+            }
+            landedBatches.add(number);
+            return flight.claimed().size();
+        }
+    }
+}
