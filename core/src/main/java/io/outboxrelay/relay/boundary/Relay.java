@@ -112,7 +112,8 @@ public class Relay {
             thread.start();
         }
         LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
-                + ", batch " + settings.batchSize() + (settings.pipelined() ? " (pipelined)" : "") + ", ordering " + settings.ordering()
+                + ", batch " + settings.batchSize() + (settings.pipelined() ? " (pipelined)" : "")
+                + ", ordering " + settings.ordering()
                 + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
     }
 

@@ -19,7 +19,7 @@ import java.util.logging.Logger;
  * nothing to claim; a wake-up during a drain makes it run once more, so a commit is never left
  * for the next poll. Pipelined (the default), the next batch is claimed and sent while the current
  * one waits for Kafka's acknowledgements and is recorded, so the database and Kafka work at once;
- * at most two batches are in flight, and the claim keeps them to different aggregates.
+ * at most two batches are in flight, and the ordered claim keeps them to different aggregates.
  */
 final class RelayWorker {
 

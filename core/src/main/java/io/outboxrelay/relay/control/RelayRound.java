@@ -77,8 +77,8 @@ public class RelayRound {
     /**
      * The first half of a round: claims a batch and hands its records to the producer without waiting
      * for Kafka. Empty when there is nothing to claim, Kafka is down or another relay has our id.
-     * Another batch may be launched while this one is in flight: the claim skips every aggregate with
-     * a row in flight, so two batches never hold events of one aggregate.
+     * Another batch may be launched while this one is in flight: with aggregate ordering the claim skips
+     * every aggregate with a row in flight, so two batches never hold events of one aggregate.
      */
     public Optional<Flight> launch(String owner) throws SQLException {
         heartbeat.beat();
