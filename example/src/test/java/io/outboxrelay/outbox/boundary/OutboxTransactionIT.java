@@ -75,8 +75,9 @@ class OutboxTransactionIT {
         Orders.Outcome created = orders.create(customer, List.of(new OrderLine("SKU-1", 1, BigDecimal.ONE)));
 
         assertEquals(1, count("SELECT count(*) FROM orders WHERE customer_id = ?", customer));
-        assertEquals(1, count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'PENDING'",
-                created.eventId().toString()));
+        // committed with the order; the relay running in this server may already have claimed or published it
+        assertEquals(1, count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid"
+                + " AND status IN ('PENDING', 'IN_FLIGHT', 'SENT')", created.eventId().toString()));
     }
 
     @Test
