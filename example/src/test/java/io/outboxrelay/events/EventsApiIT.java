@@ -38,6 +38,29 @@ class EventsApiIT {
     }
 
     @Test
+    void anEventARelayHoldsIsShownInFlightWithItsLeaseAndFoundByThatStatusOnly() {
+        String topic = Kafka.uniqueTopic("held");
+        Kafka.createTopic(topic, 1);
+        String aggregateId = "held-" + UUID.randomUUID();
+        OutboxRows.Leased held = OutboxRows.insertLeased(OutboxRows.Event.of(topic, aggregateId, "{\"parcel\": \"held\"}"),
+                "another-relay", "5 minutes");
+        UUID eventId = held.row().eventId();
+
+        JsonObject detail = Api.get("/outbox/api/events/" + eventId, Api.VIEWER).json();
+        assertThat(detail.getString("status")).isEqualTo("IN_FLIGHT");
+        assertThat(detail.getString("leaseOwner")).isEqualTo("another-relay");
+        assertThat(detail.getString("leaseUntil")).isNotBlank();
+        String filter = "/outbox/api/events?aggregateId=" + aggregateId + "&status=";
+        assertThat(Api.get(filter + "IN_FLIGHT", Api.VIEWER).json().getJsonArray("events")).singleElement()
+                .satisfies(event -> assertThat(((JsonObject) event).getString("status")).isEqualTo("IN_FLIGHT"));
+        assertThat(Api.get(filter + "PENDING", Api.VIEWER).json().getJsonArray("events")).isEmpty();
+
+        Database.update("DELETE FROM outbox_lease WHERE id = ?", held.row().id()); // the holder gives it back
+        OutboxRows.awaitStatus(held.row().id(), "SENT"); // and this server's relay publishes it
+        assertThat(Api.get(filter + "IN_FLIGHT", Api.VIEWER).json().getJsonArray("events")).isEmpty();
+    }
+
+    @Test
     void filtersCombineAndPagesWalkFromNewestToOldest() {
         String aggregateId = "paged-" + UUID.randomUUID();
         List<String> written = new ArrayList<>();

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -68,12 +70,43 @@ class RelayPublishingIT {
     }
 
     @Test
-    void anEventLeftInFlightByAVanishedServerIsPublishedOnceItsLeaseHasExpired() {
+    void anEventLeasedByAVanishedServerIsPublishedOnceItsLeaseHasExpired() {
         String topic = Kafka.uniqueTopic("relay-lease");
         Kafka.createTopic(topic, 1);
 
-        Inserted abandoned = OutboxRows.insertAbandoned(
-                Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-1\"]}"), "some-vanished-server");
+        Inserted abandoned = OutboxRows.insertLeased(
+                Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-1\"]}"), "some-vanished-server",
+                "-1 minute").row();
+        Row row = OutboxRows.awaitStatus(abandoned.id(), "SENT");
+
+        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
+        assertThat(eventIds(records)).containsExactly(abandoned.eventId().toString());
+        assertCarriesEvent(records.get(0), abandoned, row);
+    }
+
+    @Test
+    void anEventLeasedByAnotherLiveRelayIsNotPublishedBeforeThatLeaseEnds() {
+        String topic = Kafka.uniqueTopic("relay-held");
+        Kafka.createTopic(topic, 1);
+
+        OutboxRows.Leased held = OutboxRows.insertLeased(
+                Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-2\"]}"), "another-relay",
+                "3 seconds");
+        OutboxRows.awaitStatus(held.row().id(), "SENT");
+
+        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
+        assertThat(eventIds(records)).containsExactly(held.row().eventId().toString());
+        assertThat(Instant.ofEpochMilli(records.get(0).timestamp())).as("when this relay published it")
+                .isAfterOrEqualTo(held.leaseUntil().truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    @Test
+    void anEventLeftInFlightByAServerOfAnEarlierReleaseIsPublishedOnceItsLeaseHasExpired() {
+        String topic = Kafka.uniqueTopic("relay-lease-old");
+        Kafka.createTopic(topic, 1);
+
+        Inserted abandoned = OutboxRows.insertAbandonedByEarlierRelease(
+                Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-3\"]}"), "some-vanished-server");
         Row row = OutboxRows.awaitStatus(abandoned.id(), "SENT");
 
         List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);

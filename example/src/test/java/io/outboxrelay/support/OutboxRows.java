@@ -53,6 +53,10 @@ public final class OutboxRows {
     public record Inserted(long id, UUID eventId, Event event) {
     }
 
+    /** A row inserted with a lease on it, and when that lease ends by the database's clock. */
+    public record Leased(Inserted row, Instant leaseUntil) {
+    }
+
     /** A row as the relay left it. */
     public record Row(long id, UUID eventId, String status, int attempts, String lastError, Integer kafkaPartition,
                       Long kafkaOffset, Instant publishedAt, Instant lastAttemptAt, Instant firstFailedAt,
@@ -69,9 +73,37 @@ public final class OutboxRows {
         return insert(events, "PENDING", null, null);
     }
 
-    /** Inserts a row that a server claimed and then vanished with: IN_FLIGHT, its lease expired a minute ago. */
-    public static Inserted insertAbandoned(Event event, String leaseOwner) {
+    /**
+     * Inserts a row that a server of an earlier release claimed and then vanished with: IN_FLIGHT, the lease in
+     * the row itself, expired a minute ago.
+     */
+    public static Inserted insertAbandonedByEarlierRelease(Event event, String leaseOwner) {
         return insert(List.of(event), "IN_FLIGHT", leaseOwner, "-1 minute").get(0);
+    }
+
+    /**
+     * Inserts a PENDING row and a lease on it, as a relay's claim leaves them, held by {@code leaseOwner} for
+     * {@code leaseFor} (an interval, negative for a lease that ran out that long ago).
+     */
+    public static Leased insertLeased(Event event, String leaseOwner, String leaseFor) {
+        try (Connection connection = Database.connect()) {
+            connection.setAutoCommit(false);
+            Inserted row = insert(connection, List.of(event), "PENDING", null, null).get(0);
+            try (PreparedStatement lease = connection.prepareStatement("INSERT INTO outbox_lease (id, lease_owner, lease_until)"
+                    + " VALUES (?, ?, now() + ?::interval) RETURNING lease_until")) {
+                lease.setLong(1, row.id());
+                lease.setString(2, leaseOwner);
+                lease.setString(3, leaseFor);
+                try (ResultSet until = lease.executeQuery()) {
+                    until.next();
+                    Instant leaseUntil = until.getObject(1, OffsetDateTime.class).toInstant();
+                    connection.commit();
+                    return new Leased(row, leaseUntil);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not insert a leased outbox row", e);
+        }
     }
 
     public static Row row(long id) {
@@ -129,9 +161,17 @@ public final class OutboxRows {
     }
 
     private static List<Inserted> insert(List<Event> events, String status, String leaseOwner, String due) {
+        try (Connection connection = Database.connect()) {
+            return insert(connection, events, status, leaseOwner, due);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not insert outbox rows", e);
+        }
+    }
+
+    private static List<Inserted> insert(Connection connection, List<Event> events, String status, String leaseOwner,
+                                         String due) throws SQLException {
         List<Inserted> inserted = new ArrayList<>();
-        try (Connection connection = Database.connect();
-             PreparedStatement statement = connection.prepareStatement(INSERT)) {
+        try (PreparedStatement statement = connection.prepareStatement(INSERT)) {
             for (Event event : events) {
                 UUID eventId = UUID.randomUUID();
                 int i = 0;
@@ -152,8 +192,6 @@ public final class OutboxRows {
                 }
             }
             return inserted;
-        } catch (SQLException e) {
-            throw new IllegalStateException("could not insert outbox rows", e);
         }
     }
 

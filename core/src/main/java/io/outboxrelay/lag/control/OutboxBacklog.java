@@ -17,10 +17,15 @@ public class OutboxBacklog {
 
     /**
      * Exact counts for the states that need work (they sit in small partial indexes); SENT,
-     * which only grows, is PostgreSQL's estimate so this stays cheap on a huge table.
+     * which only grows, is PostgreSQL's estimate so this stays cheap on a huge table. A PENDING
+     * row that a relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below); one
+     * statement, so both counts see the same moment.
      */
     private static final String ROWS_BY_STATUS = """
             SELECT status, count(*) AS rows FROM outbox_event WHERE status <> 'SENT' GROUP BY status
+            UNION ALL
+            SELECT 'LEASED', count(*) FROM outbox_lease l JOIN outbox_event o ON o.id = l.id
+             WHERE l.lease_until > now() AND o.status = 'PENDING'
             UNION ALL
             SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
                         - (SELECT count(*) FROM outbox_event WHERE status <> 'SENT'))""";
@@ -40,6 +45,11 @@ public class OutboxBacklog {
             while (counts.next()) {
                 rows.put(counts.getString("status"), counts.getLong("rows"));
             }
+        }
+        long leased = rows.remove("LEASED");
+        if (leased > 0) {
+            rows.merge("PENDING", -leased, Long::sum);
+            rows.merge("IN_FLIGHT", leased, Long::sum);
         }
         return rows;
     }

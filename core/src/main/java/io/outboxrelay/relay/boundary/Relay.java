@@ -7,7 +7,6 @@ import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayStore;
 import io.outboxrelay.relay.control.SendWindow;
 import io.outboxrelay.relay.control.TableStatistics;
-import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -22,7 +21,6 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,10 +71,6 @@ public class Relay {
 
     @Inject
     TableStatistics statistics;
-
-    @Inject
-    @OutboxClock
-    Clock clock;
 
     private final List<RelayWorker> workers = new ArrayList<>();
     private final List<ScheduledFuture<?>> polls = new ArrayList<>();
@@ -136,7 +130,7 @@ public class Relay {
         for (RelayWorker worker : workers) {
             worker.awaitIdle(grace);
             try {
-                int released = store.releaseAll(worker.owner(), clock.instant());
+                int released = store.releaseAll(worker.owner());
                 if (released > 0) {
                     LOG.info(() -> "Relay stopping: released " + released + " leased row(s) of " + worker.owner());
                 }

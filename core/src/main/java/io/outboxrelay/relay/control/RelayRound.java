@@ -93,9 +93,8 @@ public class RelayRound {
                 return Optional.empty();
             }
         }
-        Instant now = clock.instant();
         long started = System.nanoTime(); // no later than the lease begins in the database
-        List<ClaimedEvent> claimed = store.claim(owner, now, settings.lease(), settings.batchSize(),
+        List<ClaimedEvent> claimed = store.claim(owner, settings.lease(), settings.batchSize(),
                 settings.ordering(), settings.blockOnDead());
         if (claimed.isEmpty()) {
             return Optional.empty();

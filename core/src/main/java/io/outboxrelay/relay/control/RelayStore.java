@@ -29,9 +29,16 @@ import java.util.UUID;
 
 /**
  * The relay's SQL: one statement per batch for each step, each in its own short transaction
- * (auto-commit on the non-JTA data source), never inside a business transaction. Every update
- * is guarded by the lease ({@code status = 'IN_FLIGHT' AND lease_owner = ?}), so a relay that
- * lost its lease cannot overwrite the work of the one that took it over.
+ * (auto-commit on the non-JTA data source), never inside a business transaction.
+ * <p>
+ * A claim writes a narrow lease row per event into {@code outbox_lease}, not the wide outbox row,
+ * so each event's row is written twice in all: appended, then updated once with its outcome. An
+ * outcome is recorded only for events whose lease this relay still holds: the statement deletes the
+ * relay's lease rows and updates the outbox rows of exactly those, so a relay that lost its lease
+ * cannot overwrite the work of the one that took it over.
+ * <p>
+ * Rows that a server of an earlier release left {@code IN_FLIGHT} (lease in the outbox row, due
+ * when it runs out) are claimed like PENDING rows once due, and their outcomes clear those columns.
  */
 @ApplicationScoped
 public class RelayStore {
@@ -43,10 +50,31 @@ public class RelayStore {
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
+    /** An event some relay holds: its lease has not run out, by the database's clock. */
+    private static final String NOT_LEASED = """
+            NOT EXISTS (SELECT 1 FROM outbox_lease l WHERE l.id = c.id AND l.lease_until > now())""";
+
+    /**
+     * Leases the locked candidates and returns them. A lease that ran out is taken over; one that
+     * another claim inserted meanwhile (it committed after this statement's snapshot) is not, so two
+     * relays never both return an event. The row lock on each candidate ({@code FOR NO KEY UPDATE},
+     * which conflicts with an outcome's update) makes PostgreSQL read the candidate again if an outcome
+     * committed since the snapshot, and skip it if that outcome was final.
+     */
+    private static final String LEASE_AND_RETURN = """
+            leased AS (
+                INSERT INTO outbox_lease (id, lease_owner, lease_until)
+                SELECT id, ?, now() + ? * interval '1 millisecond' FROM claimable
+                ON CONFLICT (id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
+                 WHERE outbox_lease.lease_until <= now()
+                RETURNING id)
+            SELECT""" + " " + CLAIMED_COLUMNS + """
+
+              FROM outbox_event o JOIN leased ON o.id = leased.id""";
+
     /**
      * Claims due rows in (next_attempt_at, id) order: the partial index's own order, which keeps
-     * the claim fast however many SENT rows pile up. An IN_FLIGHT row is due when its lease ends,
-     * because the claim sets next_attempt_at to the lease's end.
+     * the claim fast however many SENT rows pile up.
      * The locking step is a CTE, so PostgreSQL runs it once whatever plan it picks.
      * Leases are begun, ended and judged by the database's clock ({@code now()}), the one clock every
      * server shares: a server whose clock runs ahead must not take over leases early.
@@ -54,24 +82,22 @@ public class RelayStore {
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
                 SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+
                  ORDER BY c.next_attempt_at, c.id
                  LIMIT ?
-                 FOR UPDATE SKIP LOCKED)
-            UPDATE outbox_event o
-               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = now() + ? * interval '1 millisecond',
-                   next_attempt_at = now() + ? * interval '1 millisecond', updated_at = ?
-              FROM claimable WHERE o.id = claimable.id
-            RETURNING""" + " " + CLAIMED_COLUMNS;
+                 FOR NO KEY UPDATE SKIP LOCKED),
+            """ + LEASE_AND_RETURN;
 
     /**
-     * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING
-     * in backoff or IN_FLIGHT elsewhere), so each aggregate's events reach Kafka in id order.
-     * The window holds the oldest waiting rows that are due, in id order, not in due order: a row
-     * given back after its round, or whose lease ran out, is due later than the rows its aggregate
-     * appended after it, and a window in due order once filled with such followers, every one held
-     * back by a row beyond the window, and the relay claimed nothing for good (found by a backlog of
-     * 100,000 events of 1,000 aggregates after one round was given back).
+     * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING,
+     * leased or in backoff, or IN_FLIGHT from an earlier release), so each aggregate's events reach
+     * Kafka in id order.
+     * The window holds the oldest waiting rows that are due and not leased, in id order, not in due
+     * order: a row given back after its round is due later than the rows its aggregate appended after
+     * it, and a window in due order once filled with such followers, every one held back by a row
+     * beyond the window, and the relay claimed nothing for good (found by a backlog of 100,000 events
+     * of 1,000 aggregates after one round was given back).
      * The statement is shaped so that no plan can go quadratic, whatever PostgreSQL believes
      * about the table: right after a bulk insert, before autovacuum analyzed it, a NOT EXISTS
      * anti-join and an IN semi-join were planned as nested loops over the whole table (a claim of
@@ -84,7 +110,8 @@ public class RelayStore {
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
             WITH window_ AS MATERIALIZED (
                 SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
+                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+
                  ORDER BY c.id
                  LIMIT ?),
             claimable AS (
@@ -99,27 +126,29 @@ public class RelayStore {
                          LIMIT 1) IS NULL
                  ORDER BY c.id
                  LIMIT ?
-                 FOR UPDATE OF c SKIP LOCKED)
-            UPDATE outbox_event o
-               SET status = 'IN_FLIGHT', lease_owner = ?, lease_until = now() + ? * interval '1 millisecond',
-                   next_attempt_at = now() + ? * interval '1 millisecond', updated_at = ?
-              FROM claimable WHERE o.id = claimable.id
-            RETURNING""" + " " + CLAIMED_COLUMNS;
+                 FOR NO KEY UPDATE OF c SKIP LOCKED),
+            """ + LEASE_AND_RETURN;
 
-    private static final String MARK_SENT = """
-            UPDATE outbox_event o
-               SET status = 'SENT', kafka_partition = s.partition_, kafka_offset = s.offset_, published_at = ?,
-                   lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::int[], ?::bigint[]) AS s(id, partition_, offset_)
-             WHERE o.id = s.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+    /** The events of the given ids whose lease this relay holds, their leases deleted; {@code %s}: more columns. */
+    private static final String MINE = """
+            WITH mine AS (
+                DELETE FROM outbox_lease l USING %s
+                 WHERE l.id = x.id AND l.lease_owner = ?
+                RETURNING x.*)
+            """;
 
-    private static final String SCHEDULE_RETRY = """
+    private static final String MARK_SENT = MINE.formatted("unnest(?::bigint[], ?::int[], ?::bigint[]) AS x(id, partition_, offset_)") + """
             UPDATE outbox_event o
-               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = r.next_at::timestamptz,
-                   last_error = r.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
+               SET status = 'SENT', kafka_partition = mine.partition_, kafka_offset = mine.offset_, published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::text[], ?::text[]) AS r(id, next_at, error)
-             WHERE o.id = r.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+
+    private static final String SCHEDULE_RETRY = MINE.formatted("unnest(?::bigint[], ?::text[], ?::text[]) AS x(id, next_at, error)") + """
+            UPDATE outbox_event o
+               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = mine.next_at::timestamptz,
+                   last_error = mine.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
+                   lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     /** The later PENDING events of a retrying event's aggregate become due no earlier than it. */
     private static final String HOLD_FOLLOWERS = """
@@ -131,22 +160,19 @@ public class RelayStore {
              WHERE f.aggregate_type = r.aggregate_type AND f.aggregate_id = r.aggregate_id AND f.id > r.id
                AND f.status = 'PENDING' AND f.next_attempt_at < r.next_at""";
 
-    private static final String MARK_FAILED = """
+    private static final String MARK_FAILED = MINE.formatted("unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS x(id, status, attempts, error)") + """
             UPDATE outbox_event o
-               SET status = f.status, attempts = f.attempts, last_error = f.error, last_attempt_at = ?,
+               SET status = mine.status, attempts = mine.attempts, last_error = mine.error, last_attempt_at = ?,
                    first_failed_at = coalesce(o.first_failed_at, ?), lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS f(id, status, attempts, error)
-             WHERE o.id = f.id AND o.status = 'IN_FLIGHT' AND o.lease_owner = ?""";
+              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
-    private static final String RELEASE = """
-            UPDATE outbox_event
+    private static final String RELEASE = MINE.formatted("unnest(?::bigint[]) AS x(id)") + """
+            UPDATE outbox_event o
                SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
-             WHERE id = ANY (?::bigint[]) AND status = 'IN_FLIGHT' AND lease_owner = ?""";
+              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
-    private static final String RELEASE_ALL = """
-            UPDATE outbox_event
-               SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
-             WHERE status = 'IN_FLIGHT' AND lease_owner = ?""";
+    /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
+    private static final String RELEASE_ALL = "DELETE FROM outbox_lease WHERE lease_owner = ?";
 
     /** A dead-lettering decision as the store records it. */
     public record Failure(long id, String status, int attempts, String error) {
@@ -155,8 +181,8 @@ public class RelayStore {
     @Inject
     OutboxDataSources dataSources;
 
-    /** Claims due rows for {@code lease}, as the database's clock measures it; {@code now} only stamps updated_at. */
-    public List<ClaimedEvent> claim(String owner, Instant now, java.time.Duration lease, int limit,
+    /** Claims due rows for {@code lease}, as the database's clock measures it. */
+    public List<ClaimedEvent> claim(String owner, java.time.Duration lease, int limit,
                                     Ordering ordering, boolean blockOnDead) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
             PreparedStatement claim;
@@ -172,9 +198,7 @@ public class RelayStore {
             }
             try (claim) {
                 claim.setString(i++, owner);
-                claim.setLong(i++, lease.toMillis());
-                claim.setLong(i++, lease.toMillis());
-                claim.setObject(i, utc(now));
+                claim.setLong(i, lease.toMillis());
                 List<ClaimedEvent> claimed = new ArrayList<>();
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
@@ -190,12 +214,12 @@ public class RelayStore {
     public void markSent(String owner, List<Sent> sent, Instant now) throws SQLException {
         if (!sent.isEmpty()) {
             update(MARK_SENT, (connection, update) -> {
-                update.setObject(1, utc(now));
-                update.setObject(2, utc(now));
-                update.setArray(3, array(connection, "bigint", sent, Sent::id));
-                update.setArray(4, array(connection, "integer", sent, Sent::partition));
-                update.setArray(5, array(connection, "bigint", sent, Sent::offset));
-                update.setString(6, owner);
+                update.setArray(1, array(connection, "bigint", sent, Sent::id));
+                update.setArray(2, array(connection, "integer", sent, Sent::partition));
+                update.setArray(3, array(connection, "bigint", sent, Sent::offset));
+                update.setString(4, owner);
+                update.setObject(5, utc(now));
+                update.setObject(6, utc(now));
             });
         }
     }
@@ -203,13 +227,13 @@ public class RelayStore {
     public void scheduleRetries(String owner, List<Retry> retries, Instant now) throws SQLException {
         if (!retries.isEmpty()) {
             update(SCHEDULE_RETRY, (connection, update) -> {
-                update.setObject(1, utc(now));
-                update.setObject(2, utc(now));
-                update.setObject(3, utc(now));
-                update.setArray(4, array(connection, "bigint", retries, Retry::id));
-                update.setArray(5, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
-                update.setArray(6, array(connection, "text", retries, Retry::error));
-                update.setString(7, owner);
+                update.setArray(1, array(connection, "bigint", retries, Retry::id));
+                update.setArray(2, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
+                update.setArray(3, array(connection, "text", retries, Retry::error));
+                update.setString(4, owner);
+                update.setObject(5, utc(now));
+                update.setObject(6, utc(now));
+                update.setObject(7, utc(now));
             });
         }
     }
@@ -231,14 +255,14 @@ public class RelayStore {
     public void markFailed(String owner, List<Failure> failures, Instant now) throws SQLException {
         if (!failures.isEmpty()) {
             update(MARK_FAILED, (connection, update) -> {
-                update.setObject(1, utc(now));
-                update.setObject(2, utc(now));
-                update.setObject(3, utc(now));
-                update.setArray(4, array(connection, "bigint", failures, Failure::id));
-                update.setArray(5, array(connection, "text", failures, Failure::status));
-                update.setArray(6, array(connection, "integer", failures, Failure::attempts));
-                update.setArray(7, array(connection, "text", failures, Failure::error));
-                update.setString(8, owner);
+                update.setArray(1, array(connection, "bigint", failures, Failure::id));
+                update.setArray(2, array(connection, "text", failures, Failure::status));
+                update.setArray(3, array(connection, "integer", failures, Failure::attempts));
+                update.setArray(4, array(connection, "text", failures, Failure::error));
+                update.setString(5, owner);
+                update.setObject(6, utc(now));
+                update.setObject(7, utc(now));
+                update.setObject(8, utc(now));
             });
         }
     }
@@ -247,20 +271,17 @@ public class RelayStore {
     public void release(String owner, List<Long> ids, Instant nextAttemptAt, Instant now) throws SQLException {
         if (!ids.isEmpty()) {
             update(RELEASE, (connection, update) -> {
-                update.setObject(1, utc(nextAttemptAt));
-                update.setObject(2, utc(now));
-                update.setArray(3, array(connection, "bigint", ids, id -> id));
-                update.setString(4, owner);
+                update.setArray(1, array(connection, "bigint", ids, id -> id));
+                update.setString(2, owner);
+                update.setObject(3, utc(nextAttemptAt));
+                update.setObject(4, utc(now));
             });
         }
     }
 
-    public int releaseAll(String owner, Instant now) throws SQLException {
-        return update(RELEASE_ALL, (connection, update) -> {
-            update.setObject(1, utc(now));
-            update.setObject(2, utc(now));
-            update.setString(3, owner);
-        });
+    /** Gives back every lease {@code owner} holds; returns how many. */
+    public int releaseAll(String owner) throws SQLException {
+        return update(RELEASE_ALL, (connection, update) -> update.setString(1, owner));
     }
 
     @FunctionalInterface

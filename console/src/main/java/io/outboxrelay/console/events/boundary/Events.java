@@ -38,7 +38,8 @@ public class Events {
                                   OffsetDateTime firstFailedAt, OffsetDateTime lastChangedAt) {
     }
 
-    private static final String SUMMARY_COLUMNS = "id, event_id, aggregate_type, aggregate_id, event_type, topic, status,"
+    private static final String SUMMARY_COLUMNS = "id, event_id, aggregate_type, aggregate_id, event_type, topic,"
+            + " " + EventCriteria.STATUS + " AS status,"
             + " attempts, replay_count, created_at, published_at, left(last_error, " + LAST_ERROR_PREVIEW + ") AS last_error";
 
     public EventPage search(EventFilter filter, Long cursor, int size) throws SQLException {
@@ -123,7 +124,11 @@ public class Events {
     public Optional<EventDetail> find(UUID eventId) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection();
              PreparedStatement query = prepare(connection,
-                     "SELECT *, payload::text AS payload_json, headers::text AS headers_json FROM outbox_event WHERE event_id = ?",
+                     "SELECT outbox_event.*, " + EventCriteria.STATUS + " AS shown_status,"
+                             + " coalesce(l.lease_owner, outbox_event.lease_owner) AS holder,"
+                             + " coalesce(l.lease_until, outbox_event.lease_until) AS held_until,"
+                             + " payload::text AS payload_json, headers::text AS headers_json"
+                             + " FROM outbox_event LEFT JOIN outbox_lease l ON l.id = outbox_event.id WHERE event_id = ?",
                      List.of(eventId));
              ResultSet row = query.executeQuery()) {
             if (!row.next()) {
@@ -131,9 +136,9 @@ public class Events {
             }
             return Optional.of(new EventDetail(eventId, row.getString("aggregate_type"), row.getString("aggregate_id"),
                     row.getString("event_type"), row.getInt("event_version"), row.getString("topic"),
-                    row.getString("status"), row.getInt("attempts"), row.getString("last_error"),
+                    row.getString("shown_status"), row.getInt("attempts"), row.getString("last_error"),
                     time(row, "next_attempt_at"), time(row, "last_attempt_at"), time(row, "first_failed_at"),
-                    row.getString("lease_owner"), time(row, "lease_until"),
+                    row.getString("holder"), time(row, "held_until"),
                     (Integer) row.getObject("kafka_partition"), (Long) row.getObject("kafka_offset"),
                     time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"),
                     row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),

@@ -4,7 +4,9 @@ import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.outbox.entity.EventStatus;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -16,6 +18,16 @@ public record EventCriteria(String where, List<Object> parameters) {
 
     /** {@code last_error} starts with the failure's class name, then ': ' and its message. */
     public static final String ERROR_CLASS = "split_part(last_error, ':', 1)";
+
+    /** A relay holds a lease on the event (it leases in {@code outbox_lease}, leaving the status PENDING). */
+    private static final String LEASE_LIVE = "EXISTS (SELECT 1 FROM outbox_lease l"
+            + " WHERE l.id = outbox_event.id AND l.lease_until > now())";
+
+    /** A PENDING event that a relay holds; a server of an earlier release wrote IN_FLIGHT into the row itself. */
+    private static final String LEASED = "status = 'PENDING' AND " + LEASE_LIVE;
+
+    /** The status an operator sees: IN_FLIGHT while a relay holds the event, else the row's own. */
+    public static final String STATUS = "CASE WHEN " + LEASED + " THEN 'IN_FLIGHT' ELSE status END";
 
     public static EventCriteria of(EventFilter filter) {
         List<String> conditions = new ArrayList<>();
@@ -37,9 +49,7 @@ public record EventCriteria(String where, List<Object> parameters) {
             parameters.add(filter.eventType());
         }
         if (!filter.statuses().isEmpty()) {
-            // literal enum names (never user text), so the planner can match the partial indexes
-            conditions.add("status IN (" + filter.statuses().stream().sorted().map(EventStatus::name)
-                    .map(name -> "'" + name + "'").collect(Collectors.joining(", ")) + ")");
+            conditions.add(statusCondition(filter.statuses()));
         }
         if (filter.from() != null) {
             conditions.add("created_at >= ?");
@@ -58,6 +68,26 @@ public record EventCriteria(String where, List<Object> parameters) {
             parameters.add(filter.errorClass());
         }
         return new EventCriteria(conditions.isEmpty() ? "TRUE" : String.join(" AND ", conditions), List.copyOf(parameters));
+    }
+
+    /**
+     * Literal enum names (never user text), so the planner can match the partial indexes. PENDING and
+     * IN_FLIGHT differ only by a live lease, so asking for one of them but not the other looks at leases.
+     */
+    private static String statusCondition(Set<EventStatus> statuses) {
+        Set<EventStatus> plain = EnumSet.copyOf(statuses);
+        String byLease = null;
+        if (plain.contains(EventStatus.PENDING) != plain.contains(EventStatus.IN_FLIGHT)) {
+            byLease = plain.contains(EventStatus.PENDING) ? "status = 'PENDING' AND NOT " + LEASE_LIVE
+                    : "status = 'IN_FLIGHT' OR " + LEASED;
+            plain.removeAll(EnumSet.of(EventStatus.PENDING, EventStatus.IN_FLIGHT));
+        }
+        String byStatus = plain.isEmpty() ? null : "status IN (" + plain.stream().sorted().map(EventStatus::name)
+                .map(name -> "'" + name + "'").collect(Collectors.joining(", ")) + ")";
+        if (byLease == null) {
+            return byStatus;
+        }
+        return "(" + (byStatus == null ? "" : byStatus + " OR ") + byLease + ")";
     }
 
     /** The same criteria plus one more condition and its parameters. */

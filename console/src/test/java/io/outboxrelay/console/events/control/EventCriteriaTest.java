@@ -44,4 +44,20 @@ class EventCriteriaTest {
         assertThat(criteria.where()).isEqualTo("aggregate_type = ? AND id < ?");
         assertThat(criteria.parameters()).containsExactly("Order", 42L);
     }
+
+    @Test
+    void pendingAndInFlightAreToldApartByALiveLease() {
+        String pending = EventCriteria.of(new EventFilter(null, null, null, null,
+                EnumSet.of(EventStatus.PENDING), null, null)).where();
+        String inFlight = EventCriteria.of(new EventFilter(null, null, null, null,
+                EnumSet.of(EventStatus.IN_FLIGHT, EventStatus.DEAD), null, null)).where();
+        String both = EventCriteria.of(new EventFilter(null, null, null, null,
+                EnumSet.of(EventStatus.PENDING, EventStatus.IN_FLIGHT), null, null)).where();
+
+        assertThat(pending).isEqualTo("(status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM outbox_lease l"
+                + " WHERE l.id = outbox_event.id AND l.lease_until > now()))");
+        assertThat(inFlight).isEqualTo("(status IN ('DEAD') OR status = 'IN_FLIGHT' OR status = 'PENDING' AND EXISTS"
+                + " (SELECT 1 FROM outbox_lease l WHERE l.id = outbox_event.id AND l.lease_until > now()))");
+        assertThat(both).as("both: the lease does not matter").isEqualTo("status IN ('PENDING', 'IN_FLIGHT')");
+    }
 }
