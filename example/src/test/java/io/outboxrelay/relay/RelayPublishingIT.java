@@ -1,6 +1,7 @@
 package io.outboxrelay.relay;
 
 import io.outboxrelay.support.Api;
+import io.outboxrelay.support.Database;
 import io.outboxrelay.support.Kafka;
 import io.outboxrelay.support.OutboxRows;
 import io.outboxrelay.support.OutboxRows.Event;
@@ -26,6 +27,7 @@ import static io.outboxrelay.support.Kafka.header;
 import static java.util.stream.Collectors.groupingBy;
 import static java.util.stream.Collectors.toMap;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Committed outbox rows reach Kafka exactly once each, in order per aggregate, as CloudEvents
@@ -112,6 +114,17 @@ class RelayPublishingIT {
         List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
         assertThat(eventIds(records)).containsExactly(abandoned.eventId().toString());
         assertCarriesEvent(records.get(0), abandoned, row);
+    }
+
+    @Test
+    void aRelayOfAnEarlierReleaseCanNoLongerClaimAnEvent() {
+        Inserted pending = OutboxRows.insert(Event.of(Kafka.uniqueTopic("relay-old-claim"), "shipment-" + UUID.randomUUID(),
+                "{\"parcels\": [\"p-4\"]}"));
+
+        // what such a relay's claim wrote into the row: it would publish an event a relay of this release may hold
+        assertThatThrownBy(() -> Database.update("UPDATE outbox_event SET status = 'IN_FLIGHT', lease_owner = 'old-relay',"
+                + " lease_until = now() + interval '1 minute' WHERE id = ?", pending.id()))
+                .hasStackTraceContaining("outbox_event_no_new_in_flight");
     }
 
     /** One key, one partition: a consumer of that partition sees the aggregate's events in id order. */

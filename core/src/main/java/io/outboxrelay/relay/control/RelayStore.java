@@ -43,12 +43,21 @@ import java.util.UUID;
 @ApplicationScoped
 public class RelayStore {
 
+    /** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
+    private static final String DEADLOCK_DETECTED = "40P01";
+
+    private static final int DEADLOCK_ATTEMPTS = 3;
+
     /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
     private static final int ORDERING_SCAN_FACTOR = 4;
 
+    /**
+     * Read in the locking step: the version of each row that the lock found, even one that changed after the
+     * statement began (a retry recorded meanwhile), not the statement's snapshot of it.
+     */
     private static final String CLAIMED_COLUMNS = """
-            o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
-            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
+            c.id, c.event_id, c.aggregate_type, c.aggregate_id, c.event_type, c.event_version, c.topic,
+            c.payload::text AS payload, c.headers::text AS headers, c.attempts, c.created_at, c.first_failed_at""";
 
     /** An event some relay holds: its lease has not run out, by the database's clock. */
     private static final String NOT_LEASED = """
@@ -68,9 +77,7 @@ public class RelayStore {
                 ON CONFLICT (id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
                  WHERE outbox_lease.lease_until <= now()
                 RETURNING id)
-            SELECT""" + " " + CLAIMED_COLUMNS + """
-
-              FROM outbox_event o JOIN leased ON o.id = leased.id""";
+            SELECT claimable.* FROM claimable JOIN leased ON claimable.id = leased.id""";
 
     /**
      * Claims due rows in (next_attempt_at, id) order: the partial index's own order, which keeps
@@ -81,7 +88,9 @@ public class RelayStore {
      */
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
-                SELECT c.id FROM outbox_event c
+                SELECT""" + " " + CLAIMED_COLUMNS + """
+
+                  FROM outbox_event c
                  WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
 
                  ORDER BY c.next_attempt_at, c.id
@@ -115,7 +124,9 @@ public class RelayStore {
                  ORDER BY c.id
                  LIMIT ?),
             claimable AS (
-                SELECT c.id FROM outbox_event c
+                SELECT""" + " " + CLAIMED_COLUMNS + """
+
+                  FROM outbox_event c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
                    AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
                    AND (SELECT earlier.id FROM outbox_event earlier
@@ -289,11 +300,24 @@ public class RelayStore {
         void bind(Connection connection, PreparedStatement statement) throws SQLException;
     }
 
+    /**
+     * Runs one statement, again if PostgreSQL chose it as a deadlock's victim. An outcome deletes a lease
+     * and then updates its row; a claim locks a row and then inserts its lease. Only when a lease ran out
+     * while its relay was recording the outcome can a claim of another relay take the row between the two:
+     * each then waits for the other, and PostgreSQL aborts one. Run again, the outcome finds the lease
+     * taken over (and records nothing, as for any lost lease) or its own (and records it).
+     */
     private int update(String sql, Parameters parameters) throws SQLException {
-        try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement update = connection.prepareStatement(sql)) {
-            parameters.bind(connection, update);
-            return update.executeUpdate();
+        for (int attempt = 1; ; attempt++) {
+            try (Connection connection = dataSources.nonTransactional().getConnection();
+                 PreparedStatement update = connection.prepareStatement(sql)) {
+                parameters.bind(connection, update);
+                return update.executeUpdate();
+            } catch (SQLException e) {
+                if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt == DEADLOCK_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
     }
 
