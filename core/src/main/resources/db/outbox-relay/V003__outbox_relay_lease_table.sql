@@ -8,11 +8,14 @@
 -- Rows that a server of an earlier release left IN_FLIGHT (status, lease_owner and lease_until in
 -- outbox_event) are still claimed once their lease has run out, as before; this release writes
 -- neither the IN_FLIGHT status nor those two columns any more.
+--
+-- Every event inserts and deletes one lease, so a drain leaves this table full of dead rows: vacuum
+-- it after every 10,000 of them, unthrottled, whatever its size (it holds at most a few batches).
 CREATE TABLE IF NOT EXISTS outbox_lease (
     id           bigint       PRIMARY KEY, -- outbox_event.id
     lease_owner  varchar(200) NOT NULL,
     lease_until  timestamptz  NOT NULL
-);
+) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
 
 -- A relay of an earlier release, still running during a rolling upgrade, would claim an event that a
 -- relay of this release holds (it knows nothing of outbox_lease) and publish it a second time, maybe

@@ -52,16 +52,24 @@ public class RelayStore {
     private static final int ORDERING_SCAN_FACTOR = 4;
 
     /**
-     * Read in the locking step: the version of each row that the lock found, even one that changed after the
-     * statement began (a retry recorded meanwhile), not the statement's snapshot of it.
+     * Read from the statement's snapshot once a row is leased. Only an outcome changes a claimable row, and
+     * only one recorded by a relay whose lease ran out can commit while this statement runs: the lock's
+     * recheck then skips the row unless it is due again at once, in which case {@code attempts} here may be
+     * one short. So outcomes never lower the count they find (see {@link #MARK_FAILED}). Reading these in the
+     * locking step instead made PostgreSQL join the two CTEs row by row (500 x 500 comparisons, 75 ms).
      */
     private static final String CLAIMED_COLUMNS = """
-            c.id, c.event_id, c.aggregate_type, c.aggregate_id, c.event_type, c.event_version, c.topic,
-            c.payload::text AS payload, c.headers::text AS headers, c.attempts, c.created_at, c.first_failed_at""";
+            o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
+            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
-    /** An event some relay holds: its lease has not run out, by the database's clock. */
+    /**
+     * No relay holds the event: no lease, or one that ran out, by the database's clock. A scalar subquery, so
+     * that it is one primary-key probe per candidate whatever the statistics say (as the probe for an earlier
+     * event below): every event inserts and deletes a lease, so a drain leaves the table full of dead rows
+     * (23 MB with no live row after 800,000 events) and its statistics are seldom current.
+     */
     private static final String NOT_LEASED = """
-            NOT EXISTS (SELECT 1 FROM outbox_lease l WHERE l.id = c.id AND l.lease_until > now())""";
+            (SELECT true FROM outbox_lease l WHERE l.id = c.id AND l.lease_until > now()) IS NULL""";
 
     /**
      * Leases the locked candidates and returns them. A lease that ran out is taken over; one that
@@ -77,7 +85,9 @@ public class RelayStore {
                 ON CONFLICT (id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
                  WHERE outbox_lease.lease_until <= now()
                 RETURNING id)
-            SELECT claimable.* FROM claimable JOIN leased ON claimable.id = leased.id""";
+            SELECT""" + " " + CLAIMED_COLUMNS + """
+
+              FROM outbox_event o JOIN leased ON o.id = leased.id""";
 
     /**
      * Claims due rows in (next_attempt_at, id) order: the partial index's own order, which keeps
@@ -88,9 +98,7 @@ public class RelayStore {
      */
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
-                SELECT""" + " " + CLAIMED_COLUMNS + """
-
-                  FROM outbox_event c
+                SELECT c.id FROM outbox_event c
                  WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
 
                  ORDER BY c.next_attempt_at, c.id
@@ -124,9 +132,7 @@ public class RelayStore {
                  ORDER BY c.id
                  LIMIT ?),
             claimable AS (
-                SELECT""" + " " + CLAIMED_COLUMNS + """
-
-                  FROM outbox_event c
+                SELECT c.id FROM outbox_event c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
                    AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
                    AND (SELECT earlier.id FROM outbox_event earlier
@@ -140,26 +146,32 @@ public class RelayStore {
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
-    /** The events of the given ids whose lease this relay holds, their leases deleted; {@code %s}: more columns. */
+    /**
+     * The events of the given ids (the statement's first parameter) whose lease this relay holds, their
+     * leases deleted. The outcome then keeps the ids in {@code ARRAY(SELECT id FROM mine)}, looked at once:
+     * joined with the outcome's arrays instead, PostgreSQL (which expects one row from each) compared them
+     * row by row, 500 x 500 per batch, and the mark took 68 ms instead of 31.
+     */
     private static final String MINE = """
             WITH mine AS (
-                DELETE FROM outbox_lease l USING %s
-                 WHERE l.id = x.id AND l.lease_owner = ?
-                RETURNING x.*)
+                DELETE FROM outbox_lease l WHERE l.id = ANY (?::bigint[]) AND l.lease_owner = ?
+                RETURNING l.id)
             """;
 
-    private static final String MARK_SENT = MINE.formatted("unnest(?::bigint[], ?::int[], ?::bigint[]) AS x(id, partition_, offset_)") + """
+    private static final String MARK_SENT = MINE + """
             UPDATE outbox_event o
-               SET status = 'SENT', kafka_partition = mine.partition_, kafka_offset = mine.offset_, published_at = ?,
+               SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_, published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+              FROM unnest(?::bigint[], ?::int[], ?::bigint[]) AS x(id, partition_, offset_)
+             WHERE o.id = x.id AND x.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
-    private static final String SCHEDULE_RETRY = MINE.formatted("unnest(?::bigint[], ?::text[], ?::text[]) AS x(id, next_at, error)") + """
+    private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
-               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = mine.next_at::timestamptz,
-                   last_error = mine.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
+               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = x.next_at::timestamptz,
+                   last_error = x.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+              FROM unnest(?::bigint[], ?::text[], ?::text[]) AS x(id, next_at, error)
+             WHERE o.id = x.id AND x.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     /** The later PENDING events of a retrying event's aggregate become due no earlier than it. */
     private static final String HOLD_FOLLOWERS = """
@@ -171,13 +183,14 @@ public class RelayStore {
              WHERE f.aggregate_type = r.aggregate_type AND f.aggregate_id = r.aggregate_id AND f.id > r.id
                AND f.status = 'PENDING' AND f.next_attempt_at < r.next_at""";
 
-    private static final String MARK_FAILED = MINE.formatted("unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS x(id, status, attempts, error)") + """
+    private static final String MARK_FAILED = MINE + """
             UPDATE outbox_event o
-               SET status = mine.status, attempts = mine.attempts, last_error = mine.error, last_attempt_at = ?,
+               SET status = x.status, attempts = greatest(o.attempts, x.attempts), last_error = x.error, last_attempt_at = ?,
                    first_failed_at = coalesce(o.first_failed_at, ?), lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS x(id, status, attempts, error)
+             WHERE o.id = x.id AND x.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
-    private static final String RELEASE = MINE.formatted("unnest(?::bigint[]) AS x(id)") + """
+    private static final String RELEASE = MINE + """
             UPDATE outbox_event o
                SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
               FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
@@ -226,11 +239,12 @@ public class RelayStore {
         if (!sent.isEmpty()) {
             update(MARK_SENT, (connection, update) -> {
                 update.setArray(1, array(connection, "bigint", sent, Sent::id));
-                update.setArray(2, array(connection, "integer", sent, Sent::partition));
-                update.setArray(3, array(connection, "bigint", sent, Sent::offset));
-                update.setString(4, owner);
-                update.setObject(5, utc(now));
-                update.setObject(6, utc(now));
+                update.setString(2, owner);
+                update.setObject(3, utc(now));
+                update.setObject(4, utc(now));
+                update.setArray(5, array(connection, "bigint", sent, Sent::id));
+                update.setArray(6, array(connection, "integer", sent, Sent::partition));
+                update.setArray(7, array(connection, "bigint", sent, Sent::offset));
             });
         }
     }
@@ -239,12 +253,13 @@ public class RelayStore {
         if (!retries.isEmpty()) {
             update(SCHEDULE_RETRY, (connection, update) -> {
                 update.setArray(1, array(connection, "bigint", retries, Retry::id));
-                update.setArray(2, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
-                update.setArray(3, array(connection, "text", retries, Retry::error));
-                update.setString(4, owner);
+                update.setString(2, owner);
+                update.setObject(3, utc(now));
+                update.setObject(4, utc(now));
                 update.setObject(5, utc(now));
-                update.setObject(6, utc(now));
-                update.setObject(7, utc(now));
+                update.setArray(6, array(connection, "bigint", retries, Retry::id));
+                update.setArray(7, array(connection, "text", retries, retry -> retry.nextAttemptAt().toString()));
+                update.setArray(8, array(connection, "text", retries, Retry::error));
             });
         }
     }
@@ -267,13 +282,14 @@ public class RelayStore {
         if (!failures.isEmpty()) {
             update(MARK_FAILED, (connection, update) -> {
                 update.setArray(1, array(connection, "bigint", failures, Failure::id));
-                update.setArray(2, array(connection, "text", failures, Failure::status));
-                update.setArray(3, array(connection, "integer", failures, Failure::attempts));
-                update.setArray(4, array(connection, "text", failures, Failure::error));
-                update.setString(5, owner);
-                update.setObject(6, utc(now));
-                update.setObject(7, utc(now));
-                update.setObject(8, utc(now));
+                update.setString(2, owner);
+                update.setObject(3, utc(now));
+                update.setObject(4, utc(now));
+                update.setObject(5, utc(now));
+                update.setArray(6, array(connection, "bigint", failures, Failure::id));
+                update.setArray(7, array(connection, "text", failures, Failure::status));
+                update.setArray(8, array(connection, "integer", failures, Failure::attempts));
+                update.setArray(9, array(connection, "text", failures, Failure::error));
             });
         }
     }
