@@ -79,11 +79,8 @@ class RelayPublishingIT {
         Inserted abandoned = OutboxRows.insertLeased(
                 Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-1\"]}"), "some-vanished-server",
                 "-1 minute").row();
-        Row row = OutboxRows.awaitStatus(abandoned.id(), "SENT");
 
-        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
-        assertThat(eventIds(records)).containsExactly(abandoned.eventId().toString());
-        assertCarriesEvent(records.get(0), abandoned, row);
+        assertPublishedOnceAsWritten(topic, abandoned);
     }
 
     @Test
@@ -109,11 +106,8 @@ class RelayPublishingIT {
 
         Inserted abandoned = OutboxRows.insertAbandonedByEarlierRelease(
                 Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": [\"p-3\"]}"), "some-vanished-server");
-        Row row = OutboxRows.awaitStatus(abandoned.id(), "SENT");
 
-        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
-        assertThat(eventIds(records)).containsExactly(abandoned.eventId().toString());
-        assertCarriesEvent(records.get(0), abandoned, row);
+        assertPublishedOnceAsWritten(topic, abandoned);
     }
 
     @Test
@@ -125,6 +119,15 @@ class RelayPublishingIT {
         assertThatThrownBy(() -> Database.update("UPDATE outbox_event SET status = 'IN_FLIGHT', lease_owner = 'old-relay',"
                 + " lease_until = now() + interval '1 minute' WHERE id = ?", pending.id()))
                 .hasStackTraceContaining("outbox_event_no_new_in_flight");
+    }
+
+    /** The row ends SENT, and its topic holds exactly one record: the event as it was written. */
+    private static void assertPublishedOnceAsWritten(String topic, Inserted inserted) {
+        Row row = OutboxRows.awaitStatus(inserted.id(), "SENT");
+
+        List<ConsumerRecord<String, String>> records = Kafka.readAll(topic);
+        assertThat(eventIds(records)).containsExactly(inserted.eventId().toString());
+        assertCarriesEvent(records.get(0), inserted, row);
     }
 
     /** One key, one partition: a consumer of that partition sees the aggregate's events in id order. */
