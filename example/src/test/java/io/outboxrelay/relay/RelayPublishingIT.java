@@ -121,6 +121,23 @@ class RelayPublishingIT {
                 .hasStackTraceContaining("outbox_event_no_new_in_flight");
     }
 
+    @Test
+    void anEventARelayOfAnEarlierReleasePublishedIsNeitherPublishedAgainNorHoldsItsAggregateBack() {
+        String topic = Kafka.uniqueTopic("relay-old-sent");
+        Kafka.createTopic(topic, 1);
+        String shipment = "shipment-" + UUID.randomUUID();
+        Inserted sentEarlier = OutboxRows.insertSentByEarlierRelease(Event.of(topic, shipment, "{\"parcels\": [\"p-5\"]}"));
+        assertThat(Database.count("SELECT count(*) FROM outbox_unsent WHERE id = ?", sentEarlier.id()))
+                .as("still queued, as such a server leaves it").isEqualTo(1);
+
+        Inserted next = OutboxRows.insert(Event.of(topic, shipment, "{\"parcels\": [\"p-6\"]}"));
+
+        assertPublishedOnceAsWritten(topic, next);
+        assertThat(Database.count("SELECT count(*) FROM outbox_unsent WHERE id IN (?, ?)", sentEarlier.id(), next.id()))
+                .as("queued rows of the two events").isZero();
+        assertThat(OutboxRows.row(sentEarlier.id()).status()).isEqualTo("SENT");
+    }
+
     /** The row ends SENT, and its topic holds exactly one record: the event as it was written. */
     private static void assertPublishedOnceAsWritten(String topic, Inserted inserted) {
         Row row = OutboxRows.awaitStatus(inserted.id(), "SENT");

@@ -97,6 +97,27 @@ public final class OutboxRows {
     }
 
     /**
+     * Inserts a row that a server of an earlier release then published and marked SENT, which leaves it in the
+     * queue of unsent events: that release knows nothing of the queue, and the triggers leave a row becoming
+     * SENT to the relay's mark.
+     */
+    public static Inserted insertSentByEarlierRelease(Event event) {
+        try (Connection connection = Database.connect()) {
+            connection.setAutoCommit(false);
+            Inserted row = insert(connection, List.of(event), "PENDING", null, null).get(0);
+            try (PreparedStatement sent = connection.prepareStatement("UPDATE outbox_event SET status = 'SENT',"
+                    + " kafka_partition = 0, kafka_offset = 0, published_at = now() WHERE id = ?")) {
+                sent.setLong(1, row.id());
+                sent.executeUpdate();
+            }
+            connection.commit();
+            return row;
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not insert an outbox row an earlier release published", e);
+        }
+    }
+
+    /**
      * Inserts a PENDING row and a lease on it, as a relay's claim leaves them, held by {@code leaseOwner} for
      * {@code leaseFor} (an interval, negative for a lease that ran out that long ago).
      */

@@ -16,23 +16,29 @@ import java.util.TreeMap;
 public class OutboxBacklog {
 
     /**
-     * Exact counts for the states that need work (they sit in small partial indexes); SENT,
-     * which only grows, is PostgreSQL's estimate so this stays cheap on a huge table. A PENDING
-     * row that a relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below); one
-     * statement, so both counts see the same moment.
+     * Exact counts for the states that need work, from the narrow queue of unsent events; SENT, which
+     * only grows, is PostgreSQL's estimate so this stays cheap on a huge table. A PENDING row that a
+     * relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below), as does a row an
+     * earlier release left IN_FLIGHT only while its lease lasts; one statement, so all counts see the
+     * same moment.
      */
     private static final String ROWS_BY_STATUS = """
-            SELECT status, count(*) AS rows FROM outbox_event WHERE status <> 'SENT' GROUP BY status
+            SELECT status, count(*) AS rows FROM outbox_unsent GROUP BY status
             UNION ALL
-            SELECT 'LEASED', count(*) FROM outbox_lease l JOIN outbox_event o ON o.id = l.id
-             WHERE l.lease_until > now() AND o.status = 'PENDING'
+            SELECT 'LEASED', count(*) FROM outbox_lease l JOIN outbox_unsent u ON u.id = l.id
+             WHERE l.lease_until > now() AND u.status = 'PENDING'
             UNION ALL
             SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
-                        - (SELECT count(*) FROM outbox_event WHERE status <> 'SENT'))""";
+                        - (SELECT count(*) FROM outbox_unsent))""";
 
+    /**
+     * The age of the first event waiting, by id: the identity numbers appends in the order they
+     * are written, so it is the oldest but for one whose transaction ran longer than those after it.
+     */
     private static final String OLDEST_PENDING_AGE = """
-            SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)
-              FROM outbox_event WHERE status IN ('PENDING', 'IN_FLIGHT')""";
+            SELECT coalesce(extract(epoch FROM now() - (
+                SELECT o.created_at FROM outbox_event o
+                 WHERE o.id = (SELECT min(u.id) FROM outbox_unsent u WHERE u.status = 'PENDING'))), 0)""";
 
     @Inject
     OutboxDataSources dataSources;

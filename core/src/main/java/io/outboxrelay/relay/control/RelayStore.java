@@ -31,8 +31,11 @@ import java.util.UUID;
  * The relay's SQL: one statement per batch for each step, each in its own short transaction
  * (auto-commit on the non-JTA data source), never inside a business transaction.
  * <p>
- * A claim writes a narrow lease row per event into {@code outbox_lease}, not the wide outbox row,
- * so each event's row is written twice in all: appended, then updated once with its outcome. An
+ * The claim reads the events to publish from {@code outbox_unsent}, a narrow queue of the events not yet
+ * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes a narrow
+ * lease row per event into {@code outbox_lease}, not the wide outbox row. So each event's row is written
+ * twice in all: appended, then updated once with its outcome, in its own page as no index of the wide
+ * table names the columns the outcome changes. Marking an event SENT deletes its queue row. An
  * outcome is recorded only for events whose lease this relay still holds: the statement deletes the
  * relay's lease rows and updates the outbox rows of exactly those, so a relay that lost its lease
  * cannot overwrite the work of the one that took it over.
@@ -60,7 +63,8 @@ public class RelayStore {
      */
     private static final String CLAIMED_COLUMNS = """
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
-            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
+            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at,
+            o.status""";
 
     /**
      * No relay holds the event: no lease, or one that ran out, by the database's clock. A scalar subquery, so
@@ -90,26 +94,25 @@ public class RelayStore {
               FROM outbox_event o JOIN leased ON o.id = leased.id""";
 
     /**
-     * Claims due rows in (next_attempt_at, id) order: the partial index's own order, which keeps
-     * the claim fast however many SENT rows pile up.
-     * The locking step is a CTE, so PostgreSQL runs it once whatever plan it picks.
+     * Claims due rows in id order, from the queue of unsent events, so the claim stays fast however many
+     * SENT rows pile up. The locking step is a CTE, so PostgreSQL runs it once whatever plan it picks.
      * Leases are begun, ended and judged by the database's clock ({@code now()}), the one clock every
      * server shares: a server whose clock runs ahead must not take over leases early.
      */
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
-                SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+                SELECT c.id FROM outbox_unsent c
+                 WHERE c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
 
-                 ORDER BY c.next_attempt_at, c.id
+                 ORDER BY c.id
                  LIMIT ?
                  FOR NO KEY UPDATE SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
     /**
-     * As above, but a row is skipped while an earlier row of its aggregate still waits (PENDING,
-     * leased or in backoff, or IN_FLIGHT from an earlier release), so each aggregate's events reach
-     * Kafka in id order.
+     * As above, but a row is skipped while an earlier row of its aggregate is still queued (PENDING,
+     * leased or in backoff, or IN_FLIGHT from an earlier release; with {@code blockOnDead} also DLT or
+     * DEAD), so each aggregate's events reach Kafka in id order.
      * The window holds the oldest waiting rows that are due and not leased, in id order, not in due
      * order: a row given back after its round is due later than the rows its aggregate appended after
      * it, and a window in due order once filled with such followers, every one held back by a row
@@ -126,18 +129,17 @@ public class RelayStore {
      */
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
             WITH window_ AS MATERIALIZED (
-                SELECT c.id FROM outbox_event c
-                 WHERE c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+                SELECT c.id FROM outbox_unsent c
+                 WHERE c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
 
                  ORDER BY c.id
                  LIMIT ?),
             claimable AS (
-                SELECT c.id FROM outbox_event c
+                SELECT c.id FROM outbox_unsent c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
-                   AND c.status IN ('PENDING', 'IN_FLIGHT') AND c.next_attempt_at <= now()
-                   AND (SELECT earlier.id FROM outbox_event earlier
-                         WHERE earlier.aggregate_type = c.aggregate_type
-                           AND earlier.aggregate_id = c.aggregate_id
+                   AND c.status = 'PENDING' AND c.next_attempt_at <= now()
+                   AND (SELECT earlier.id FROM outbox_unsent earlier
+                         WHERE earlier.aggregate_key = c.aggregate_key
                            AND earlier.id < c.id
                            AND earlier.status IN (%s)
                          LIMIT 1) IS NULL
@@ -159,6 +161,7 @@ public class RelayStore {
             """;
 
     private static final String MARK_SENT = MINE + """
+            , dequeued AS (DELETE FROM outbox_unsent u WHERE u.id = ANY (ARRAY(SELECT id FROM mine)))
             UPDATE outbox_event o
                SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_, published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
@@ -195,6 +198,14 @@ public class RelayStore {
                SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
               FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
+    /**
+     * Takes events that a server of an earlier release marked SENT (leaving them queued, as it knows nothing
+     * of the queue) out of the queue, and gives back their leases.
+     */
+    private static final String DROP_SENT = MINE + """
+            DELETE FROM outbox_unsent u USING outbox_event o
+             WHERE u.id = ANY (ARRAY(SELECT id FROM mine)) AND o.id = u.id AND o.status = 'SENT'""";
+
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
     private static final String RELEASE_ALL = "DELETE FROM outbox_lease WHERE lease_owner = ?";
 
@@ -215,7 +226,7 @@ public class RelayStore {
                 claim = connection.prepareStatement(CLAIM_UNORDERED);
                 claim.setInt(i++, limit);
             } else {
-                String waiting = blockOnDead ? "'PENDING', 'IN_FLIGHT', 'DLT', 'DEAD'" : "'PENDING', 'IN_FLIGHT'";
+                String waiting = blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'";
                 claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
                 claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
                 claim.setInt(i++, limit);
@@ -224,10 +235,18 @@ public class RelayStore {
                 claim.setString(i++, owner);
                 claim.setLong(i, lease.toMillis());
                 List<ClaimedEvent> claimed = new ArrayList<>();
+                List<Long> sentEarlier = new ArrayList<>();
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
-                        claimed.add(claimedEvent(rows));
+                        if ("SENT".equals(rows.getString("status"))) {
+                            sentEarlier.add(rows.getLong("id"));
+                        } else {
+                            claimed.add(claimedEvent(rows));
+                        }
                     }
+                }
+                if (!sentEarlier.isEmpty()) {
+                    dropSent(owner, sentEarlier);
                 }
                 claimed.sort(Comparator.comparingLong(ClaimedEvent::id));
                 return claimed;
@@ -304,6 +323,13 @@ public class RelayStore {
                 update.setObject(4, utc(now));
             });
         }
+    }
+
+    private void dropSent(String owner, List<Long> ids) throws SQLException {
+        update(DROP_SENT, (connection, update) -> {
+            update.setArray(1, array(connection, "bigint", ids, id -> id));
+            update.setString(2, owner);
+        });
     }
 
     /** Gives back every lease {@code owner} holds; returns how many. */

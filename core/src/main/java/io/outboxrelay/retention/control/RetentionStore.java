@@ -33,8 +33,9 @@ public class RetentionStore {
 
     private static final String DEAD_LETTERS = """
             DELETE FROM outbox_event WHERE id IN (
-                SELECT id FROM outbox_event WHERE status IN ('DLT', 'DEAD') AND updated_at < ?
-                 ORDER BY status, id LIMIT ? FOR UPDATE SKIP LOCKED)""";
+                SELECT o.id FROM outbox_unsent u JOIN outbox_event o ON o.id = u.id
+                 WHERE u.status IN ('DLT', 'DEAD') AND o.status IN ('DLT', 'DEAD') AND o.updated_at < ?
+                 ORDER BY u.status, u.id LIMIT ? FOR UPDATE OF o SKIP LOCKED)""";
 
     private static final String CONSUMED = """
             DELETE FROM consumed_event WHERE (consumer_group, event_id) IN (

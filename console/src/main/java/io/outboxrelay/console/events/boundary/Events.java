@@ -7,6 +7,7 @@ import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventPage;
 import io.outboxrelay.console.events.entity.EventSummary;
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.outbox.entity.EventStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -20,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -29,6 +31,9 @@ import java.util.UUID;
 public class Events {
 
     private static final int LAST_ERROR_PREVIEW = 300;
+
+    private static final EventCriteria DEAD_LETTERS = EventCriteria.of(new EventFilter(null, null, null, null,
+            EnumSet.of(EventStatus.DLT, EventStatus.DEAD), null, null));
 
     @Inject
     OutboxDataSources dataSources;
@@ -91,7 +96,7 @@ public class Events {
     public List<DeadLetterGroup> deadLetterGroups() throws SQLException {
         String sql = "SELECT topic, status, " + EventCriteria.ERROR_CLASS + " AS error_class, count(*) AS events,"
                 + " min(first_failed_at) AS first_failed_at, max(updated_at) AS last_changed_at"
-                + " FROM outbox_event WHERE status IN ('DEAD', 'DLT') GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
+                + " FROM outbox_event WHERE " + DEAD_LETTERS.where() + " GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
         List<DeadLetterGroup> groups = new ArrayList<>();
         try (Connection connection = dataSources.nonTransactional().getConnection();
              PreparedStatement query = connection.prepareStatement(sql);

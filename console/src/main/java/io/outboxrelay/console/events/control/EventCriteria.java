@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 /**
  * A filter as SQL: a WHERE clause with placeholders and its parameters, in order. Values never
  * become SQL text. Each condition matches an index where one exists (event_id, the aggregate
- * index, the failed-rows index).
+ * index; events not SENT through the narrow queue of them, {@code outbox_unsent}).
  */
 public record EventCriteria(String where, List<Object> parameters) {
 
@@ -71,10 +71,23 @@ public record EventCriteria(String where, List<Object> parameters) {
     }
 
     /**
-     * Literal enum names (never user text), so the planner can match the partial indexes. PENDING and
-     * IN_FLIGHT differ only by a live lease, so asking for one of them but not the other looks at leases.
+     * Literal enum names (never user text). PENDING and IN_FLIGHT differ only by a live lease, so asking
+     * for one of them but not the other looks at leases. Without SENT, the rows are looked up by the ids
+     * that the queue of unsent events holds in those states (its partial indexes), not found by reading
+     * the whole history; the row's own status still decides.
      */
     private static String statusCondition(Set<EventStatus> statuses) {
+        String condition = rowStatusCondition(statuses);
+        if (statuses.contains(EventStatus.SENT)) {
+            return condition;
+        }
+        String queued = statuses.stream().map(status -> status == EventStatus.IN_FLIGHT ? EventStatus.PENDING : status)
+                .distinct().sorted().map(status -> "'" + status.name() + "'").collect(Collectors.joining(", "));
+        return "outbox_event.id = ANY (ARRAY(SELECT u.id FROM outbox_unsent u WHERE u.status IN (" + queued + ")))"
+                + " AND " + condition;
+    }
+
+    private static String rowStatusCondition(Set<EventStatus> statuses) {
         Set<EventStatus> plain = EnumSet.copyOf(statuses);
         String byLease = null;
         if (plain.contains(EventStatus.PENDING) != plain.contains(EventStatus.IN_FLIGHT)) {

@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class EventCriteriaTest {
 
+    private static final String QUEUED = "outbox_event.id = ANY (ARRAY(SELECT u.id FROM outbox_unsent u WHERE u.status IN ";
+
     @Test
     void anEmptyFilterMatchesEverything() {
         EventCriteria criteria = EventCriteria.of(new EventFilter(null, null, null, null, Set.of(), null, null));
@@ -32,6 +34,7 @@ class EventCriteriaTest {
 
         assertThat(criteria.where()).doesNotContain(hostile)
                 .isEqualTo("event_id = ? AND aggregate_type = ? AND aggregate_id = ? AND event_type = ?"
+                        + " AND outbox_event.id = ANY (ARRAY(SELECT u.id FROM outbox_unsent u WHERE u.status IN ('DLT', 'DEAD')))"
                         + " AND status IN ('DLT', 'DEAD') AND created_at >= ?");
         assertThat(criteria.parameters()).containsExactly(eventId, hostile, "order-1", "OrderPaid", from);
     }
@@ -54,10 +57,20 @@ class EventCriteriaTest {
         String both = EventCriteria.of(new EventFilter(null, null, null, null,
                 EnumSet.of(EventStatus.PENDING, EventStatus.IN_FLIGHT), null, null)).where();
 
-        assertThat(pending).isEqualTo("(status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM outbox_lease l"
+        assertThat(pending).isEqualTo(QUEUED + "('PENDING'))) AND (status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM outbox_lease l"
                 + " WHERE l.id = outbox_event.id AND l.lease_until > now()))");
-        assertThat(inFlight).isEqualTo("(status IN ('DEAD') OR status = 'IN_FLIGHT' OR status = 'PENDING' AND EXISTS"
-                + " (SELECT 1 FROM outbox_lease l WHERE l.id = outbox_event.id AND l.lease_until > now()))");
-        assertThat(both).as("both: the lease does not matter").isEqualTo("status IN ('PENDING', 'IN_FLIGHT')");
+        assertThat(inFlight).isEqualTo(QUEUED + "('PENDING', 'DEAD'))) AND (status IN ('DEAD') OR status = 'IN_FLIGHT'"
+                + " OR status = 'PENDING' AND EXISTS (SELECT 1 FROM outbox_lease l WHERE l.id = outbox_event.id"
+                + " AND l.lease_until > now()))");
+        assertThat(both).as("both: the lease does not matter")
+                .isEqualTo(QUEUED + "('PENDING'))) AND status IN ('PENDING', 'IN_FLIGHT')");
+    }
+
+    @Test
+    void sentEventsAreNotLookedUpInTheQueueOfUnsentOnes() {
+        String sentOrDead = EventCriteria.of(new EventFilter(null, null, null, null,
+                EnumSet.of(EventStatus.SENT, EventStatus.DEAD), null, null)).where();
+
+        assertThat(sentOrDead).isEqualTo("status IN ('SENT', 'DEAD')");
     }
 }

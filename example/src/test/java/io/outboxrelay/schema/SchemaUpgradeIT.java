@@ -1,0 +1,132 @@
+package io.outboxrelay.schema;
+
+import io.outboxrelay.support.Database;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The core jar's migrations upgrading a populated outbox of an earlier release, on the real PostgreSQL, in a
+ * schema of this test's own: the events it had not published yet are queued for the relay as they stood,
+ * and from then on every writer's changes reach the queue.
+ */
+class SchemaUpgradeIT {
+
+    private final String schema = "upgrade_it_" + UUID.randomUUID().toString().replace("-", "");
+
+    @AfterEach
+    void dropSchema() throws SQLException {
+        try (Connection connection = Database.connect(); Statement ddl = connection.createStatement()) {
+            ddl.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        }
+    }
+
+    @Test
+    void theBacklogOfAnEarlierReleaseIsQueuedForTheRelayAndStaysInStepAfterwards() throws SQLException {
+        migrate("2"); // a release that still wrote IN_FLIGHT into the row
+        try (Connection connection = Database.connect()) {
+            try (Statement path = connection.createStatement()) {
+                path.execute("SET search_path TO " + schema);
+            }
+            long first = insert(connection, "order-1", "PENDING");
+            long second = insert(connection, "order-1", "PENDING");
+            long inFlight = insert(connection, "order-2", "IN_FLIGHT");
+            long deadLetter = insert(connection, "order-3", "DLT");
+            long sent = insert(connection, "order-4", "SENT");
+
+            migrate(null);
+
+            assertThat(queue(connection)).as("queued by the upgrade").isEqualTo(Map.of(
+                    first, "PENDING", second, "PENDING", inFlight, "PENDING", deadLetter, "DLT"));
+            assertThat(aggregateKeys(connection, first, second, inFlight))
+                    .as("one aggregate, one key").satisfies(keys -> {
+                        assertThat(keys.get(0)).isEqualTo(keys.get(1));
+                        assertThat(keys.get(2)).isNotEqualTo(keys.get(0));
+                    });
+
+            long appended = insert(connection, "order-5", "PENDING");
+            update(connection, "UPDATE outbox_event SET status = 'PENDING' WHERE id = ?", deadLetter); // a replay
+            update(connection, "UPDATE outbox_event SET status = 'DEAD' WHERE id = ?", second);
+            update(connection, "DELETE FROM outbox_event WHERE id = ?", inFlight);
+
+            assertThat(queue(connection)).as("kept in step with the outbox").isEqualTo(Map.of(
+                    first, "PENDING", second, "DEAD", deadLetter, "PENDING", appended, "PENDING"));
+            assertThat(queue(connection)).doesNotContainKey(sent);
+        }
+    }
+
+    private void migrate(String target) {
+        FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader());
+        configuration.getPluginRegister().getPlugin(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+        configuration.dataSource(System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox"), "outbox", "outbox")
+                .schemas(schema)
+                .createSchemas(true)
+                .locations("classpath:db/outbox-relay")
+                .table("outbox_relay_schema_history");
+        if (target != null) {
+            configuration.target(target);
+        }
+        configuration.load().migrate();
+    }
+
+    private static long insert(Connection connection, String aggregateId, String status) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, status)
+                VALUES (?, 'Order', ?, 'OrderPlaced', 'orders', '{}', ?) RETURNING id""")) {
+            insert.setObject(1, UUID.randomUUID());
+            insert.setString(2, aggregateId);
+            insert.setString(3, status);
+            try (ResultSet id = insert.executeQuery()) {
+                id.next();
+                return id.getLong(1);
+            }
+        }
+    }
+
+    private static void update(Connection connection, String sql, long id) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(sql)) {
+            update.setLong(1, id);
+            assertThat(update.executeUpdate()).as(sql).isEqualTo(1);
+        }
+    }
+
+    private static Map<Long, String> queue(Connection connection) throws SQLException {
+        Map<Long, String> queued = new TreeMap<>();
+        try (Statement query = connection.createStatement();
+             ResultSet rows = query.executeQuery("SELECT id, status FROM outbox_unsent")) {
+            while (rows.next()) {
+                queued.put(rows.getLong("id"), rows.getString("status"));
+            }
+        }
+        return queued;
+    }
+
+    private static List<Long> aggregateKeys(Connection connection, long... ids) throws SQLException {
+        List<Long> keys = new ArrayList<>();
+        for (long id : ids) {
+            try (PreparedStatement query = connection.prepareStatement("SELECT aggregate_key FROM outbox_unsent WHERE id = ?")) {
+                query.setLong(1, id);
+                try (ResultSet key = query.executeQuery()) {
+                    key.next();
+                    keys.add(key.getLong(1));
+                }
+            }
+        }
+        return keys;
+    }
+}
