@@ -5,14 +5,13 @@
 -- the mark is a heap-only update, written beside the old copy in the same page, with no index
 -- entry at all (a claim and mark of 500 events took 38 ms instead of 62 on a scratch copy of a
 -- 200,000-row backlog). The price is disk: outbox_event takes about twice its former space.
+-- This migration adds the queue; V005 drops the indexes it replaces.
 --
 -- outbox_unsent holds one row per event that is not SENT: PENDING (and IN_FLIGHT rows an earlier
--- release left), DLT and DEAD. Triggers keep it in step for every writer (the application's
--- appends, a replay, a retry, a dead letter, a delete or TRUNCATE, and a server of an earlier
--- release during a rolling upgrade). The one change they leave alone is the frequent one, a row
--- becoming SENT: the relay's mark deletes the queue row itself, in the same statement. A server of
--- an earlier release marks rows SENT without doing so; the relay finds such a row when it claims it
--- and drops it from the queue unpublished (see RelayStore).
+-- release left), DLT and DEAD. Statement-level triggers keep it in step with outbox_event for every
+-- writer: the application's appends, the relay's outcomes, a replay, retention, an operator's own
+-- UPDATE or DELETE, a TRUNCATE, and a server of an earlier release during a rolling upgrade. One call
+-- per statement, not per row: a batch of 500 outcomes costs one look at its transition table.
 --
 -- The aggregate is kept as a 64-bit hash of its type and id: two aggregates with the same hash only
 -- wait for each other's earlier events, which never breaks the order of either.
@@ -30,33 +29,41 @@ CREATE INDEX IF NOT EXISTS outbox_unsent_pending_idx ON outbox_unsent (id) WHERE
 -- The dead letters, for the console and retention.
 CREATE INDEX IF NOT EXISTS outbox_unsent_failed_idx ON outbox_unsent (status, id) WHERE status <> 'PENDING';
 
--- The triggers' functions find the outbox's tables in the schema this migration ran in, whatever the
--- writer's search_path.
 CREATE OR REPLACE FUNCTION outbox_relay_aggregate_key(aggregate_type text, aggregate_id text) RETURNS bigint
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$ SELECT ('x' || left(md5(aggregate_type || '/' || aggregate_id), 16))::bit(64)::bigint $$;
 
-CREATE OR REPLACE FUNCTION outbox_relay_queue_unsent() RETURNS trigger LANGUAGE plpgsql
-    SET search_path FROM CURRENT AS $$
+-- The triggers' functions run as the role that ran this migration (the queue's owner), so a writer
+-- needs no rights on outbox_unsent of its own, and find the outbox's tables in the schema this
+-- migration ran in, whatever the writer's search_path.
+CREATE OR REPLACE FUNCTION outbox_relay_queue_written() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path FROM CURRENT AS $$
 BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        DELETE FROM outbox_unsent u USING written w WHERE u.id = w.id AND w.status = 'SENT';
+    END IF;
     INSERT INTO outbox_unsent (id, aggregate_key, status, next_attempt_at)
-    VALUES (NEW.id, outbox_relay_aggregate_key(NEW.aggregate_type, NEW.aggregate_id),
-            CASE WHEN NEW.status IN ('DLT', 'DEAD') THEN NEW.status ELSE 'PENDING' END, NEW.next_attempt_at)
-    ON CONFLICT (id) DO UPDATE SET status = excluded.status, next_attempt_at = excluded.next_attempt_at;
+    SELECT w.id, outbox_relay_aggregate_key(w.aggregate_type, w.aggregate_id),
+           CASE WHEN w.status IN ('DLT', 'DEAD') THEN w.status ELSE 'PENDING' END, w.next_attempt_at
+      FROM written w WHERE w.status <> 'SENT'
+        ON CONFLICT (id) DO UPDATE
+       SET aggregate_key = excluded.aggregate_key, status = excluded.status, next_attempt_at = excluded.next_attempt_at
+     WHERE (outbox_unsent.aggregate_key, outbox_unsent.status, outbox_unsent.next_attempt_at)
+           IS DISTINCT FROM (excluded.aggregate_key, excluded.status, excluded.next_attempt_at);
     RETURN NULL;
 END
 $$;
 
-CREATE OR REPLACE FUNCTION outbox_relay_dequeue_deleted() RETURNS trigger LANGUAGE plpgsql
-    SET search_path FROM CURRENT AS $$
+CREATE OR REPLACE FUNCTION outbox_relay_queue_deleted() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path FROM CURRENT AS $$
 BEGIN
-    DELETE FROM outbox_unsent WHERE id = OLD.id;
+    DELETE FROM outbox_unsent u USING deleted d WHERE u.id = d.id AND d.status <> 'SENT';
     RETURN NULL;
 END
 $$;
 
-CREATE OR REPLACE FUNCTION outbox_relay_dequeue_all() RETURNS trigger LANGUAGE plpgsql
-    SET search_path FROM CURRENT AS $$
+CREATE OR REPLACE FUNCTION outbox_relay_queue_truncated() RETURNS trigger LANGUAGE plpgsql
+    SECURITY DEFINER SET search_path FROM CURRENT AS $$
 BEGIN
     TRUNCATE outbox_unsent, outbox_lease;
     RETURN NULL;
@@ -64,18 +71,22 @@ END
 $$;
 
 -- The triggers take a lock that waits for the application's open transactions on outbox_event and
--- makes its appends wait until this migration commits: give up after 10 s rather than stall them.
+-- makes its appends wait until this migration commits (the backfill below is one pass over the events
+-- not SENT, through the partial index V005 drops): give up after 10 s of waiting rather than stall them.
 SET LOCAL lock_timeout = '10s';
 
-DROP TRIGGER IF EXISTS outbox_event_queue_unsent ON outbox_event;
-CREATE TRIGGER outbox_event_queue_unsent AFTER INSERT OR UPDATE OF status, next_attempt_at ON outbox_event
-    FOR EACH ROW WHEN (NEW.status <> 'SENT') EXECUTE FUNCTION outbox_relay_queue_unsent();
-DROP TRIGGER IF EXISTS outbox_event_dequeue_deleted ON outbox_event;
-CREATE TRIGGER outbox_event_dequeue_deleted AFTER DELETE ON outbox_event
-    FOR EACH ROW WHEN (OLD.status <> 'SENT') EXECUTE FUNCTION outbox_relay_dequeue_deleted();
-DROP TRIGGER IF EXISTS outbox_event_dequeue_all ON outbox_event;
-CREATE TRIGGER outbox_event_dequeue_all AFTER TRUNCATE ON outbox_event
-    FOR EACH STATEMENT EXECUTE FUNCTION outbox_relay_dequeue_all();
+DROP TRIGGER IF EXISTS outbox_event_queue_appended ON outbox_event;
+CREATE TRIGGER outbox_event_queue_appended AFTER INSERT ON outbox_event
+    REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION outbox_relay_queue_written();
+DROP TRIGGER IF EXISTS outbox_event_queue_updated ON outbox_event;
+CREATE TRIGGER outbox_event_queue_updated AFTER UPDATE ON outbox_event
+    REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION outbox_relay_queue_written();
+DROP TRIGGER IF EXISTS outbox_event_queue_deleted ON outbox_event;
+CREATE TRIGGER outbox_event_queue_deleted AFTER DELETE ON outbox_event
+    REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION outbox_relay_queue_deleted();
+DROP TRIGGER IF EXISTS outbox_event_queue_truncated ON outbox_event;
+CREATE TRIGGER outbox_event_queue_truncated AFTER TRUNCATE ON outbox_event
+    FOR EACH STATEMENT EXECUTE FUNCTION outbox_relay_queue_truncated();
 
 -- The backlog as it stands; the triggers above already hold the table, so no append slips between.
 INSERT INTO outbox_unsent (id, aggregate_key, status, next_attempt_at)
@@ -84,14 +95,9 @@ SELECT id, outbox_relay_aggregate_key(aggregate_type, aggregate_id),
   FROM outbox_event WHERE status <> 'SENT'
     ON CONFLICT (id) DO NOTHING;
 
--- What the queue now answers; with them gone, nothing blocks a heap-only update of the status.
-DROP INDEX IF EXISTS outbox_event_due_idx;
-DROP INDEX IF EXISTS outbox_event_waiting_idx;
-DROP INDEX IF EXISTS outbox_event_unsent_aggregate_idx;
-DROP INDEX IF EXISTS outbox_event_failed_idx;
-
--- Room in every page for the new copy of each of its rows. Applies to the pages written from now on;
--- the rows already there keep their pages (their marks are not heap-only until those are rewritten).
+-- Room in every page for the new copy of each of its rows, so that recording an outcome can be a
+-- heap-only update once V005 has dropped the indexes that name status. Applies to the pages written
+-- from now on; the rows already there keep their pages.
 ALTER TABLE outbox_event SET (fillfactor = 50);
 
 SELECT id, aggregate_key, status, next_attempt_at FROM outbox_unsent LIMIT 0;

@@ -242,13 +242,13 @@ public final class Bench {
         }
     }
 
-    /** Waits until no event in {@code outbox_event} still waits for the relay; returns the seconds that took. */
+    /** Waits until the queue of unsent events holds none that waits for the relay; returns the seconds that took. */
     private static double awaitNothingPending(Env env) throws Exception {
         long start = System.nanoTime();
         try (Connection connection = env.connect(); Statement sql = connection.createStatement()) {
             Env.await("the relay to publish every pending event", Duration.ofMinutes(15), Duration.ofMillis(500), () -> {
                 try (ResultSet pending = sql.executeQuery(
-                        "SELECT count(*) FROM outbox_event WHERE status IN ('PENDING', 'IN_FLIGHT')")) {
+                        "SELECT count(*) FROM outbox_unsent WHERE status = 'PENDING'")) {
                     return pending.next() && pending.getLong(1) == 0;
                 }
             });

@@ -47,7 +47,7 @@ class SchemaUpgradeIT {
             long second = insert(connection, "order-1", "PENDING");
             long inFlight = insert(connection, "order-2", "IN_FLIGHT");
             long deadLetter = insert(connection, "order-3", "DLT");
-            long sent = insert(connection, "order-4", "SENT");
+            insert(connection, "order-4", "SENT"); // published already: not queued
 
             migrate(null);
 
@@ -62,12 +62,29 @@ class SchemaUpgradeIT {
             long appended = insert(connection, "order-5", "PENDING");
             update(connection, "UPDATE outbox_event SET status = 'PENDING' WHERE id = ?", deadLetter); // a replay
             update(connection, "UPDATE outbox_event SET status = 'DEAD' WHERE id = ?", second);
+            update(connection, "UPDATE outbox_event SET status = 'SENT' WHERE id = ?", first); // a relay of any release
             update(connection, "DELETE FROM outbox_event WHERE id = ?", inFlight);
 
             assertThat(queue(connection)).as("kept in step with the outbox").isEqualTo(Map.of(
-                    first, "PENDING", second, "DEAD", deadLetter, "PENDING", appended, "PENDING"));
-            assertThat(queue(connection)).doesNotContainKey(sent);
+                    second, "DEAD", deadLetter, "PENDING", appended, "PENDING"));
+            assertThat(indexesNamingStatus(connection))
+                    .as("indexes of outbox_event that would keep recording an outcome from being a heap-only update")
+                    .isEmpty();
         }
+    }
+
+    private List<String> indexesNamingStatus(Connection connection) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (PreparedStatement query = connection.prepareStatement("SELECT indexname FROM pg_indexes"
+                + " WHERE schemaname = ? AND tablename = 'outbox_event' AND indexdef LIKE '%status%'")) {
+            query.setString(1, schema);
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+        }
+        return names;
     }
 
     private void migrate(String target) {

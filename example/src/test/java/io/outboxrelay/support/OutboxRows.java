@@ -97,9 +97,8 @@ public final class OutboxRows {
     }
 
     /**
-     * Inserts a row that a server of an earlier release then published and marked SENT, which leaves it in the
-     * queue of unsent events: that release knows nothing of the queue, and the triggers leave a row becoming
-     * SENT to the relay's mark.
+     * Inserts a row that a server of an earlier release then published and marked SENT, knowing nothing of
+     * the queue of unsent events.
      */
     public static Inserted insertSentByEarlierRelease(Event event) {
         try (Connection connection = Database.connect()) {

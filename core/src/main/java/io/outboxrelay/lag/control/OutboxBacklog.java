@@ -18,9 +18,9 @@ public class OutboxBacklog {
     /**
      * Exact counts for the states that need work, from the narrow queue of unsent events; SENT, which
      * only grows, is PostgreSQL's estimate so this stays cheap on a huge table. A PENDING row that a
-     * relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below), as does a row an
-     * earlier release left IN_FLIGHT only while its lease lasts; one statement, so all counts see the
-     * same moment.
+     * relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below); the queue knows a row
+     * an earlier release left IN_FLIGHT as PENDING, and so does this count. One statement, so all counts
+     * see the same moment.
      */
     private static final String ROWS_BY_STATUS = """
             SELECT status, count(*) AS rows FROM outbox_unsent GROUP BY status

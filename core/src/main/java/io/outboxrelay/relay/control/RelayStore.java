@@ -35,7 +35,7 @@ import java.util.UUID;
  * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes a narrow
  * lease row per event into {@code outbox_lease}, not the wide outbox row. So each event's row is written
  * twice in all: appended, then updated once with its outcome, in its own page as no index of the wide
- * table names the columns the outcome changes. Marking an event SENT deletes its queue row. An
+ * table names the columns the outcome changes. An
  * outcome is recorded only for events whose lease this relay still holds: the statement deletes the
  * relay's lease rows and updates the outbox rows of exactly those, so a relay that lost its lease
  * cannot overwrite the work of the one that took it over.
@@ -63,8 +63,7 @@ public class RelayStore {
      */
     private static final String CLAIMED_COLUMNS = """
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
-            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at,
-            o.status""";
+            o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
     /**
      * No relay holds the event: no lease, or one that ran out, by the database's clock. A scalar subquery, so
@@ -161,7 +160,6 @@ public class RelayStore {
             """;
 
     private static final String MARK_SENT = MINE + """
-            , dequeued AS (DELETE FROM outbox_unsent u WHERE u.id = ANY (ARRAY(SELECT id FROM mine)))
             UPDATE outbox_event o
                SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_, published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
@@ -198,14 +196,6 @@ public class RelayStore {
                SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
               FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
-    /**
-     * Takes events that a server of an earlier release marked SENT (leaving them queued, as it knows nothing
-     * of the queue) out of the queue, and gives back their leases.
-     */
-    private static final String DROP_SENT = MINE + """
-            DELETE FROM outbox_unsent u USING outbox_event o
-             WHERE u.id = ANY (ARRAY(SELECT id FROM mine)) AND o.id = u.id AND o.status = 'SENT'""";
-
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
     private static final String RELEASE_ALL = "DELETE FROM outbox_lease WHERE lease_owner = ?";
 
@@ -235,18 +225,10 @@ public class RelayStore {
                 claim.setString(i++, owner);
                 claim.setLong(i, lease.toMillis());
                 List<ClaimedEvent> claimed = new ArrayList<>();
-                List<Long> sentEarlier = new ArrayList<>();
                 try (ResultSet rows = claim.executeQuery()) {
                     while (rows.next()) {
-                        if ("SENT".equals(rows.getString("status"))) {
-                            sentEarlier.add(rows.getLong("id"));
-                        } else {
-                            claimed.add(claimedEvent(rows));
-                        }
+                        claimed.add(claimedEvent(rows));
                     }
-                }
-                if (!sentEarlier.isEmpty()) {
-                    dropSent(owner, sentEarlier);
                 }
                 claimed.sort(Comparator.comparingLong(ClaimedEvent::id));
                 return claimed;
@@ -325,13 +307,6 @@ public class RelayStore {
         }
     }
 
-    private void dropSent(String owner, List<Long> ids) throws SQLException {
-        update(DROP_SENT, (connection, update) -> {
-            update.setArray(1, array(connection, "bigint", ids, id -> id));
-            update.setString(2, owner);
-        });
-    }
-
     /** Gives back every lease {@code owner} holds; returns how many. */
     public int releaseAll(String owner) throws SQLException {
         return update(RELEASE_ALL, (connection, update) -> update.setString(1, owner));
@@ -344,7 +319,8 @@ public class RelayStore {
 
     /**
      * Runs one statement, again if PostgreSQL chose it as a deadlock's victim. An outcome deletes a lease
-     * and then updates its row; a claim locks a row and then inserts its lease. Only when a lease ran out
+     * and then updates its row (and, through the trigger, its queued row); a claim locks a queued row and
+     * then inserts its lease. Only when a lease ran out
      * while its relay was recording the outcome can a claim of another relay take the row between the two:
      * each then waits for the other, and PostgreSQL aborts one. Run again, the outcome finds the lease
      * taken over (and records nothing, as for any lost lease) or its own (and records it).
