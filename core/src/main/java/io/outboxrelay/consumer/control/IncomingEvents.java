@@ -5,15 +5,20 @@ import io.outboxrelay.consumer.entity.PoisonRecordException;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.UUID;
 
 /** Reads the event out of a Kafka record written by the relay (or any CloudEvents producer). */
 public final class IncomingEvents {
+
+    /** Looked up once: {@code Json.createReader} looks the JSON provider up again at each call. */
+    private static final JsonReaderFactory JSON = Json.createReaderFactory(Map.of());
 
     private IncomingEvents() {
     }
@@ -45,7 +50,7 @@ public final class IncomingEvents {
     }
 
     private static boolean isJson(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(text))) {
             reader.readValue();
             return true;
         } catch (JsonException notJson) {

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonString;
 
 import java.io.StringReader;
@@ -199,6 +200,12 @@ public class RelayStore {
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
     private static final String RELEASE_ALL = "DELETE FROM outbox_lease WHERE lease_owner = ?";
 
+    /**
+     * One factory for every claimed row's headers: {@code Json.createReader} looks the JSON provider up
+     * again at each call, which in the server (OSGi) was a fifth of the relay's CPU while draining.
+     */
+    private static final JsonReaderFactory JSON = Json.createReaderFactory(Map.of());
+
     /** A dead-lettering decision as the store records it. */
     public record Failure(long id, String status, int attempts, String error) {
     }
@@ -354,7 +361,7 @@ public class RelayStore {
 
     private static Map<String, String> headers(String json) {
         Map<String, String> headers = new LinkedHashMap<>();
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(json))) {
             JsonObject object = reader.readObject();
             object.forEach((name, value) -> headers.put(name,
                     value instanceof JsonString text ? text.getString() : value.toString()));
