@@ -29,9 +29,11 @@ CREATE INDEX IF NOT EXISTS outbox_unsent_pending_idx ON outbox_unsent (id) WHERE
 -- The dead letters, for the console and retention.
 CREATE INDEX IF NOT EXISTS outbox_unsent_failed_idx ON outbox_unsent (status, id) WHERE status <> 'PENDING';
 
+-- PostgreSQL's own 64-bit text hash, the one hash partitioning uses, which therefore stays the same
+-- across upgrades of PostgreSQL (md5 would do too, but a server in FIPS mode refuses it).
 CREATE OR REPLACE FUNCTION outbox_relay_aggregate_key(aggregate_type text, aggregate_id text) RETURNS bigint
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$ SELECT ('x' || left(md5(aggregate_type || '/' || aggregate_id), 16))::bit(64)::bigint $$;
+    AS $$ SELECT hashtextextended(aggregate_type || '/' || aggregate_id, 0) $$;
 
 -- The triggers' functions run as the role that ran this migration (the queue's owner), so a writer
 -- needs no rights on outbox_unsent of its own, and find the outbox's tables in the schema this
