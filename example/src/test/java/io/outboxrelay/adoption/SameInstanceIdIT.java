@@ -53,7 +53,7 @@ class SameInstanceIdIT {
                         .until(() -> Files.readString(second.messagesLog()).contains(
                                 "Another live relay holds the instance id " + INSTANCE_ID));
                 assertThat(second.count("SELECT count(*) FROM outbox_event WHERE id = ? AND status = 'PENDING'"
-                        + " AND attempts = 0 AND NOT EXISTS (SELECT 1 FROM outbox_lease WHERE outbox_lease.id = outbox_event.id)",
+                        + " AND attempts = 0 AND NOT EXISTS (SELECT 1 FROM outbox_unsent u WHERE u.id = outbox_event.id AND u.lease_owner IS NOT NULL)",
                         id)).as("it has not touched the event").isEqualTo(1);
 
                 firstRelay.close(); // the first relay goes: its session, and the lock with it

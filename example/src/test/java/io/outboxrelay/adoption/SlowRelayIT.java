@@ -61,13 +61,13 @@ class SlowRelayIT {
                     .until(() -> slow.count("SELECT count(*) WHERE now() > ?", slowLease) == 1);
 
             // the other relay: takes the expired lease over, publishes the first event, marks it, then the next one
-            assertThat(update(db, "UPDATE outbox_lease SET lease_owner = 'fast-relay', lease_until = now() + interval '1 minute'"
+            assertThat(update(db, "UPDATE outbox_unsent SET lease_owner = 'fast-relay', lease_until = now() + interval '1 minute'"
                     + " WHERE id = ? AND lease_until <= now()", firstId))
                     .as("the lease ran out while the slow round was still going").isEqualTo(1);
             Kafka.produce(topic, aggregate, "{\"step\": 1}", Map.of("ce_id", first.toString()));
             db.setAutoCommit(false);
+            update(db, "DELETE FROM outbox_unsent WHERE id = ? AND lease_owner = 'fast-relay'", firstId);
             update(db, "UPDATE outbox_event SET status = 'SENT' WHERE id = ?", firstId);
-            update(db, "DELETE FROM outbox_lease WHERE id = ?", firstId);
             db.commit();
             db.setAutoCommit(true);
             UUID next = UUID.randomUUID();
@@ -77,7 +77,7 @@ class SlowRelayIT {
             // the slow round ends: its other rows get their outcomes, or are leased anew by the next round
             Awaitility.await("the slow round's outcomes").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> slow.count("SELECT count(*) FROM outbox_event o WHERE aggregate_id LIKE 'other-%'"
-                            + " AND NOT EXISTS (SELECT 1 FROM outbox_lease l WHERE l.id = o.id AND l.lease_until <= ?)",
+                            + " AND NOT EXISTS (SELECT 1 FROM outbox_unsent l WHERE l.id = o.id AND l.lease_until <= ?)",
                             slowLease) == 4);
 
             assertThat(eventIds(Kafka.readAll(topic))).as("the aggregate's events on Kafka, in order")
@@ -87,7 +87,7 @@ class SlowRelayIT {
 
     private static OffsetDateTime leaseOf(Connection db, long id, String ownerPattern) throws Exception {
         try (PreparedStatement query = db.prepareStatement(
-                "SELECT lease_until FROM outbox_lease WHERE id = ? AND lease_owner LIKE ?")) {
+                "SELECT lease_until FROM outbox_unsent WHERE id = ? AND lease_owner LIKE ?")) {
             query.setLong(1, id);
             query.setString(2, ownerPattern);
             try (ResultSet result = query.executeQuery()) {

@@ -19,11 +19,12 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The core jar's migrations upgrading a populated outbox of an earlier release, on the real PostgreSQL, in a
  * schema of this test's own: the events it had not published yet are queued for the relay as they stood,
- * and from then on every writer's changes reach the queue.
+ * with the leases relays held on them, and from then on every writer's changes reach the queue.
  */
 class SchemaUpgradeIT {
 
@@ -71,6 +72,43 @@ class SchemaUpgradeIT {
                     .as("indexes of outbox_event that would keep recording an outcome from being a heap-only update")
                     .isEmpty();
         }
+    }
+
+    @Test
+    void leasesOfTheLeaseTableReleaseGoWithTheirQueuedRowsAndItsRelaysClaimNoMore() throws SQLException {
+        migrate("5"); // a release that leased in outbox_lease
+        try (Connection connection = Database.connect()) {
+            try (Statement path = connection.createStatement()) {
+                path.execute("SET search_path TO " + schema);
+            }
+            long held = insert(connection, "order-1", "PENDING");
+            long ranOut = insert(connection, "order-2", "PENDING");
+            long waiting = insert(connection, "order-3", "PENDING");
+            update(connection, "INSERT INTO outbox_lease (id, lease_owner, lease_until)"
+                    + " VALUES (?, 'earlier-relay', now() + interval '5 minutes')", held);
+            update(connection, "INSERT INTO outbox_lease (id, lease_owner, lease_until)"
+                    + " VALUES (?, 'earlier-relay', now() - interval '1 minute')", ranOut);
+
+            migrate(null);
+
+            assertThat(leaseOwners(connection)).as("the live lease moved into its queued row, nothing else")
+                    .isEqualTo(Map.of(held, "earlier-relay", ranOut, "-", waiting, "-"));
+            assertThatThrownBy(() -> update(connection, "INSERT INTO outbox_lease (id, lease_owner, lease_until)"
+                    + " VALUES (?, 'earlier-relay', now() + interval '5 minutes')", waiting))
+                    .as("a claim of the earlier release").hasMessageContaining("outbox_lease_retired");
+            update(connection, "DELETE FROM outbox_lease WHERE id = ?", held); // its outcome still records
+        }
+    }
+
+    private static Map<Long, String> leaseOwners(Connection connection) throws SQLException {
+        Map<Long, String> owners = new TreeMap<>();
+        try (Statement query = connection.createStatement();
+             ResultSet rows = query.executeQuery("SELECT id, coalesce(lease_owner, '-') FROM outbox_unsent")) {
+            while (rows.next()) {
+                owners.put(rows.getLong(1), rows.getString(2));
+            }
+        }
+        return owners;
     }
 
     private List<String> indexesNamingStatus(Connection connection) throws SQLException {

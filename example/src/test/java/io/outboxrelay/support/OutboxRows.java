@@ -117,18 +117,18 @@ public final class OutboxRows {
     }
 
     /**
-     * Inserts a PENDING row and a lease on it, as a relay's claim leaves them, held by {@code leaseOwner} for
+     * Inserts a PENDING row and a lease on it in its queue row, as a relay's claim leaves them, held by {@code leaseOwner} for
      * {@code leaseFor} (an interval, negative for a lease that ran out that long ago).
      */
     public static Leased insertLeased(Event event, String leaseOwner, String leaseFor) {
         try (Connection connection = Database.connect()) {
             connection.setAutoCommit(false);
             Inserted row = insert(connection, List.of(event), "PENDING", null, null).get(0);
-            try (PreparedStatement lease = connection.prepareStatement("INSERT INTO outbox_lease (id, lease_owner, lease_until)"
-                    + " VALUES (?, ?, now() + ?::interval) RETURNING lease_until")) {
-                lease.setLong(1, row.id());
-                lease.setString(2, leaseOwner);
-                lease.setString(3, leaseFor);
+            try (PreparedStatement lease = connection.prepareStatement("UPDATE outbox_unsent"
+                    + " SET lease_owner = ?, lease_until = now() + ?::interval WHERE id = ? RETURNING lease_until")) {
+                lease.setString(1, leaseOwner);
+                lease.setString(2, leaseFor);
+                lease.setLong(3, row.id());
                 try (ResultSet until = lease.executeQuery()) {
                     until.next();
                     Instant leaseUntil = until.getObject(1, OffsetDateTime.class).toInstant();

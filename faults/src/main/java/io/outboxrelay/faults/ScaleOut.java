@@ -73,8 +73,8 @@ final class ScaleOut {
     /** Unsent rows with a live lease of the server with this pid (lease owners start with "pid@host"). */
     private static long leasedBy(Suite suite, long pid) throws SQLException {
         try (Connection connection = suite.ledger.connect(); PreparedStatement query = connection.prepareStatement(
-                "SELECT count(*) FROM outbox_lease l JOIN outbox_event o ON o.id = l.id"
-                        + " WHERE o.status = 'PENDING' AND l.lease_until > now() AND l.lease_owner LIKE ?")) {
+                "SELECT count(*) FROM outbox_unsent"
+                        + " WHERE status = 'PENDING' AND lease_until > now() AND lease_owner LIKE ?")) {
             query.setString(1, pid + "@%");
             try (ResultSet row = query.executeQuery()) {
                 row.next();

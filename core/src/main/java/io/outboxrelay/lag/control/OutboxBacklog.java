@@ -25,8 +25,7 @@ public class OutboxBacklog {
     private static final String ROWS_BY_STATUS = """
             SELECT status, count(*) AS rows FROM outbox_unsent GROUP BY status
             UNION ALL
-            SELECT 'LEASED', count(*) FROM outbox_lease l JOIN outbox_unsent u ON u.id = l.id
-             WHERE l.lease_until > now() AND u.status = 'PENDING'
+            SELECT 'LEASED', count(*) FROM outbox_unsent WHERE lease_until > now() AND status = 'PENDING'
             UNION ALL
             SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
                         - (SELECT count(*) FROM outbox_unsent))""";

@@ -33,13 +33,13 @@ import java.util.UUID;
  * (auto-commit on the non-JTA data source), never inside a business transaction.
  * <p>
  * The claim reads the events to publish from {@code outbox_unsent}, a narrow queue of the events not yet
- * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes a narrow
- * lease row per event into {@code outbox_lease}, not the wide outbox row. So each event's row is written
- * twice in all: appended, then updated once with its outcome, in its own page as no index of the wide
- * table names the columns the outcome changes. An
- * outcome is recorded only for events whose lease this relay still holds: the statement deletes the
- * relay's lease rows and updates the outbox rows of exactly those, so a relay that lost its lease
- * cannot overwrite the work of the one that took it over.
+ * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes its lease into
+ * the event's queue row (V006), not the wide outbox row. So each event's row is written twice in all:
+ * appended, then updated once with its outcome, in its own page as no index of the wide table names the
+ * columns the outcome changes. An outcome is recorded only for events whose lease this relay still holds:
+ * the statement first takes the relay's queue rows (deletes them for SENT, clears their lease otherwise)
+ * and updates the outbox rows of exactly those, so a relay that lost its lease cannot overwrite the work
+ * of the one that took it over.
  * <p>
  * Rows that a server of an earlier release left {@code IN_FLIGHT} (lease in the outbox row, due
  * when it runs out) are claimed like PENDING rows once due, and their outcomes clear those columns.
@@ -66,29 +66,21 @@ public class RelayStore {
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
-    /**
-     * No relay holds the event: no lease, or one that ran out, by the database's clock. A scalar subquery, so
-     * that it is one primary-key probe per candidate whatever the statistics say (as the probe for an earlier
-     * event below): every event inserts and deletes a lease, so a drain leaves the table full of dead rows
-     * (23 MB with no live row after 800,000 events) and its statistics are seldom current.
-     */
-    private static final String NOT_LEASED = """
-            (SELECT true FROM outbox_lease l WHERE l.id = c.id AND l.lease_until > now()) IS NULL""";
+    /** No relay holds the event: no lease, or one that ran out, by the database's clock. */
+    private static final String NOT_LEASED = "(c.lease_until IS NULL OR c.lease_until <= now())";
 
     /**
-     * Leases the locked candidates and returns them. A lease that ran out is taken over; one that
-     * another claim inserted meanwhile (it committed after this statement's snapshot) is not, so two
-     * relays never both return an event. The row lock on each candidate ({@code FOR NO KEY UPDATE},
-     * which conflicts with an outcome's update) makes PostgreSQL read the candidate again if an outcome
-     * committed since the snapshot, and skip it if that outcome was final.
+     * Leases the locked candidates and returns them: one heap-only update of each queue row (no index
+     * names the lease). The row lock on each candidate ({@code FOR NO KEY UPDATE}) makes PostgreSQL read
+     * it again, and check it again, if another relay's claim or an outcome committed since this
+     * statement's snapshot: a lease taken meanwhile or a row gone is skipped, so two relays never both
+     * return an event, and one whose lease ran out is taken over.
      */
     private static final String LEASE_AND_RETURN = """
             leased AS (
-                INSERT INTO outbox_lease (id, lease_owner, lease_until)
-                SELECT id, ?, now() + ? * interval '1 millisecond' FROM claimable
-                ON CONFLICT (id) DO UPDATE SET lease_owner = excluded.lease_owner, lease_until = excluded.lease_until
-                 WHERE outbox_lease.lease_until <= now()
-                RETURNING id)
+                UPDATE outbox_unsent u SET lease_owner = ?, lease_until = now() + ? * interval '1 millisecond'
+                  FROM claimable WHERE u.id = claimable.id
+                RETURNING u.id)
             SELECT""" + " " + CLAIMED_COLUMNS + """
 
               FROM outbox_event o JOIN leased ON o.id = leased.id""";
@@ -106,7 +98,7 @@ public class RelayStore {
 
                  ORDER BY c.id
                  LIMIT ?
-                 FOR NO KEY UPDATE SKIP LOCKED),
+                 FOR NO KEY UPDATE OF c SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
     /**
@@ -137,7 +129,8 @@ public class RelayStore {
             claimable AS (
                 SELECT c.id FROM outbox_unsent c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
-                   AND c.status = 'PENDING' AND c.next_attempt_at <= now()
+                   AND c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+
                    AND (SELECT earlier.id FROM outbox_unsent earlier
                          WHERE earlier.aggregate_key = c.aggregate_key
                            AND earlier.id < c.id
@@ -150,17 +143,27 @@ public class RelayStore {
 
     /**
      * The events of the given ids (the statement's first parameter) whose lease this relay holds, their
-     * leases deleted. The outcome then keeps the ids in {@code ARRAY(SELECT id FROM mine)}, looked at once:
-     * joined with the outcome's arrays instead, PostgreSQL (which expects one row from each) compared them
-     * row by row, 500 x 500 per batch, and the mark took 68 ms instead of 31.
+     * queue rows gone: a SENT event leaves the queue (the trigger would delete the row; this takes it
+     * first, and so tells whether the lease is still ours). The outcome then keeps the ids in
+     * {@code ARRAY(SELECT id FROM mine)}, looked at once: joined with the outcome's arrays instead,
+     * PostgreSQL (which expects one row from each) compared them row by row, 500 x 500 per batch, and the
+     * mark took 68 ms instead of 31.
      */
-    private static final String MINE = """
+    private static final String MINE_SENT = """
             WITH mine AS (
-                DELETE FROM outbox_lease l WHERE l.id = ANY (?::bigint[]) AND l.lease_owner = ?
-                RETURNING l.id)
+                DELETE FROM outbox_unsent u WHERE u.id = ANY (?::bigint[]) AND u.lease_owner = ? AND u.status = 'PENDING'
+                RETURNING u.id)
             """;
 
-    private static final String MARK_SENT = MINE + """
+    /** As {@link #MINE_SENT}, for an outcome that keeps the event queued: its lease is cleared. */
+    private static final String MINE = """
+            WITH mine AS (
+                UPDATE outbox_unsent u SET lease_owner = NULL, lease_until = NULL
+                 WHERE u.id = ANY (?::bigint[]) AND u.lease_owner = ? AND u.status = 'PENDING'
+                RETURNING u.id)
+            """;
+
+    private static final String MARK_SENT = MINE_SENT + """
             UPDATE outbox_event o
                SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_, published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
@@ -198,7 +201,8 @@ public class RelayStore {
               FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
-    private static final String RELEASE_ALL = "DELETE FROM outbox_lease WHERE lease_owner = ?";
+    private static final String RELEASE_ALL =
+            "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?";
 
     /**
      * One factory for every claimed row's headers: {@code Json.createReader} looks the JSON provider up
@@ -325,12 +329,11 @@ public class RelayStore {
     }
 
     /**
-     * Runs one statement, again if PostgreSQL chose it as a deadlock's victim. An outcome deletes a lease
-     * and then updates its row (and, through the trigger, its queued row); a claim locks a queued row and
-     * then inserts its lease. Only when a lease ran out
-     * while its relay was recording the outcome can a claim of another relay take the row between the two:
-     * each then waits for the other, and PostgreSQL aborts one. Run again, the outcome finds the lease
-     * taken over (and records nothing, as for any lost lease) or its own (and records it).
+     * Runs one statement, again if PostgreSQL chose it as a deadlock's victim. An outcome takes queue rows
+     * and then updates outbox rows, whose trigger writes queue rows again; another writer of those rows
+     * (an operator's statement, a relay that lost its lease recording its outcome) could take them in
+     * another order: each then waits for the other, and PostgreSQL aborts one. Run again, the outcome
+     * finds the lease taken over (and records nothing, as for any lost lease) or its own (and records it).
      */
     private int update(String sql, Parameters parameters) throws SQLException {
         for (int attempt = 1; ; attempt++) {

@@ -133,7 +133,8 @@ public class Events {
                              + " coalesce(l.lease_owner, outbox_event.lease_owner) AS holder,"
                              + " coalesce(l.lease_until, outbox_event.lease_until) AS held_until,"
                              + " payload::text AS payload_json, headers::text AS headers_json"
-                             + " FROM outbox_event LEFT JOIN outbox_lease l ON l.id = outbox_event.id WHERE event_id = ?",
+                             + " FROM outbox_event LEFT JOIN (SELECT id, lease_owner, lease_until FROM outbox_unsent) l"
+                             + " ON l.id = outbox_event.id WHERE event_id = ?",
                      List.of(eventId));
              ResultSet row = query.executeQuery()) {
             if (!row.next()) {

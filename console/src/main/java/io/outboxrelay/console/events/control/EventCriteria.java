@@ -19,8 +19,8 @@ public record EventCriteria(String where, List<Object> parameters) {
     /** {@code last_error} starts with the failure's class name, then ': ' and its message. */
     public static final String ERROR_CLASS = "split_part(last_error, ':', 1)";
 
-    /** A relay holds a lease on the event (it leases in {@code outbox_lease}, leaving the status PENDING). */
-    private static final String LEASE_LIVE = "EXISTS (SELECT 1 FROM outbox_lease l"
+    /** A relay holds a lease on the event (it leases in the event's queue row, leaving the status PENDING). */
+    private static final String LEASE_LIVE = "EXISTS (SELECT 1 FROM outbox_unsent l"
             + " WHERE l.id = outbox_event.id AND l.lease_until > now())";
 
     /** A PENDING event that a relay holds; a server of an earlier release wrote IN_FLIGHT into the row itself. */

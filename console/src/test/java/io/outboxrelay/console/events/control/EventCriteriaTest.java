@@ -57,10 +57,10 @@ class EventCriteriaTest {
         String both = EventCriteria.of(new EventFilter(null, null, null, null,
                 EnumSet.of(EventStatus.PENDING, EventStatus.IN_FLIGHT), null, null)).where();
 
-        assertThat(pending).isEqualTo(QUEUED + "('PENDING'))) AND (status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM outbox_lease l"
+        assertThat(pending).isEqualTo(QUEUED + "('PENDING'))) AND (status = 'PENDING' AND NOT EXISTS (SELECT 1 FROM outbox_unsent l"
                 + " WHERE l.id = outbox_event.id AND l.lease_until > now()))");
         assertThat(inFlight).isEqualTo(QUEUED + "('PENDING', 'DEAD'))) AND (status IN ('DEAD') OR status = 'IN_FLIGHT'"
-                + " OR status = 'PENDING' AND EXISTS (SELECT 1 FROM outbox_lease l WHERE l.id = outbox_event.id"
+                + " OR status = 'PENDING' AND EXISTS (SELECT 1 FROM outbox_unsent l WHERE l.id = outbox_event.id"
                 + " AND l.lease_until > now()))");
         assertThat(both).as("both: the lease does not matter")
                 .isEqualTo(QUEUED + "('PENDING'))) AND status IN ('PENDING', 'IN_FLIGHT')");
