@@ -71,19 +71,22 @@ public class RelayStore {
 
     /**
      * Leases the locked candidates and returns them: one heap-only update of each queue row (no index
-     * names the lease). The row lock on each candidate ({@code FOR NO KEY UPDATE}) makes PostgreSQL read
-     * it again, and check it again, if another relay's claim or an outcome committed since this
-     * statement's snapshot: a lease taken meanwhile or a row gone is skipped, so two relays never both
-     * return an event, and one whose lease ran out is taken over.
+     * names the lease; the queue's pages keep room for it, V006). The row lock on each candidate
+     * ({@code FOR NO KEY UPDATE}) makes PostgreSQL read it again, and check it again, if another relay's
+     * claim or an outcome committed since this statement's snapshot: a lease taken meanwhile or a row gone
+     * is skipped, so two relays never both return an event, and one whose lease ran out is taken over.
+     * The ids pass from step to step as arrays, not joins: to cost a merge join PostgreSQL looks up the
+     * lowest live id in the queue's index, past every entry the drain deleted since the last vacuum, and
+     * planning the claim took 8-9 ms instead of 2-3.
      */
     private static final String LEASE_AND_RETURN = """
             leased AS (
                 UPDATE outbox_unsent u SET lease_owner = ?, lease_until = now() + ? * interval '1 millisecond'
-                  FROM claimable WHERE u.id = claimable.id
+                 WHERE u.id = ANY (ARRAY(SELECT id FROM claimable))
                 RETURNING u.id)
             SELECT""" + " " + CLAIMED_COLUMNS + """
 
-              FROM outbox_event o JOIN leased ON o.id = leased.id""";
+              FROM outbox_event o WHERE o.id = ANY (ARRAY(SELECT id FROM leased))""";
 
     /**
      * Claims due rows in id order, from the queue of unsent events, so the claim stays fast however many
