@@ -1,8 +1,8 @@
 -- A relay's lease moves into the queue row of the event it holds. Until now a claim locked the queue
 -- row, probed outbox_lease for a live lease and inserted one (a heap row and an index entry), and the
 -- outcome deleted it again: per event two more writes, and a table whose dead rows the claim's probe
--- had to step over. Now the claim's lock and lease are one heap-only update of the narrow row (no index
--- names the lease), and the outcome deletes the row it would have deleted anyway.
+-- had to step over. Now the lease is a heap-only update of the narrow row the claim locks anyway (no
+-- index names the lease), and the outcome deletes the row the trigger would have deleted anyway.
 --
 -- Adding two nullable columns without a default only changes the catalogue: no rewrite, and the lock
 -- it takes is held for that moment only (at most 10 s of waiting for it, rather than stall appends).
