@@ -40,10 +40,7 @@ class SchemaUpgradeIT {
     @Test
     void theBacklogOfAnEarlierReleaseIsQueuedForTheRelayAndStaysInStepAfterwards() throws SQLException {
         migrate("2"); // a release that still wrote IN_FLIGHT into the row
-        try (Connection connection = Database.connect()) {
-            try (Statement path = connection.createStatement()) {
-                path.execute("SET search_path TO " + schema);
-            }
+        try (Connection connection = connectToSchema()) {
             long first = insert(connection, "order-1", "PENDING");
             long second = insert(connection, "order-1", "PENDING");
             long inFlight = insert(connection, "order-2", "IN_FLIGHT");
@@ -77,10 +74,7 @@ class SchemaUpgradeIT {
     @Test
     void leasesOfTheLeaseTableReleaseGoWithTheirQueuedRowsAndItsRelaysClaimNoMore() throws SQLException {
         migrate("5"); // a release that leased in outbox_lease
-        try (Connection connection = Database.connect()) {
-            try (Statement path = connection.createStatement()) {
-                path.execute("SET search_path TO " + schema);
-            }
+        try (Connection connection = connectToSchema()) {
             long held = insert(connection, "order-1", "PENDING");
             long ranOut = insert(connection, "order-2", "PENDING");
             long waiting = insert(connection, "order-3", "PENDING");
@@ -98,6 +92,15 @@ class SchemaUpgradeIT {
                     .as("a claim of the earlier release").hasMessageContaining("outbox_lease_retired");
             update(connection, "DELETE FROM outbox_lease WHERE id = ?", held); // its outcome still records
         }
+    }
+
+    /** A connection whose unqualified names resolve in this test's schema. */
+    private Connection connectToSchema() throws SQLException {
+        Connection connection = Database.connect();
+        try (Statement path = connection.createStatement()) {
+            path.execute("SET search_path TO " + schema);
+        }
+        return connection;
     }
 
     private static Map<Long, String> leaseOwners(Connection connection) throws SQLException {
