@@ -32,6 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RelayFailuresIT {
 
+    /** {@code outbox.relay.max-attempts} of the test server. */
+    private static final int RELAY_MAX_ATTEMPTS = 6;
+
     /** Smaller than the poison payload, even compressed: the payload is random. */
     private static final Map<String, String> SMALL_MESSAGES = Map.of("max.message.bytes", "2048");
 
@@ -47,7 +50,7 @@ class RelayFailuresIT {
 
         Row retrying = OutboxRows.awaitRetrying(event.id());
         assertThat(retrying.firstFailedAt()).as("time of the first failure").isNotNull();
-        Kafka.createTopic(topic, 1); // before the event runs out of attempts (4 in the test server)
+        Kafka.createTopic(topic, 1); // before the event runs out of attempts (RELAY_MAX_ATTEMPTS)
         Row sent = OutboxRows.awaitStatus(event.id(), "SENT");
 
         assertThat(sent.attempts()).as("the failed attempts are counted").isGreaterThanOrEqualTo(1);
@@ -88,6 +91,27 @@ class RelayFailuresIT {
                 .containsExactlyInAnyOrderElementsOf(others.stream().map(event -> event.eventId().toString()).toList());
     }
 
+    /** What a cluster that creates topics on first use does to the first dead letter of a topic, made to last. */
+    @Test
+    void aDeadLetterTopicThatAppearsWhileTheEventWaitsTakesItsDeadLetter() {
+        String topic = Kafka.uniqueTopic("relay-late-dlt");
+        Kafka.createTopic(topic, 1, SMALL_MESSAGES);
+        Inserted poison = OutboxRows.insert(Event.of(topic, "shipment-P-" + UUID.randomUUID(), eightKilobytePayload()));
+
+        String notYet = "dead-letter topic " + topic + ".DLT did not take it yet";
+        Row waiting = OutboxRows.await(poison.id(), "a dead letter waiting for its topic",
+                row -> row.status().equals("PENDING") && row.lastError() != null && row.lastError().contains(notYet));
+        assertThat(waiting.lastError()).as("the event's own failure stays in view").contains("RecordTooLargeException");
+        Kafka.createTopic(topic + ".DLT", 1);
+
+        OutboxRows.awaitStatus(poison.id(), "DLT");
+        assertThat(eventIds(Kafka.readAll(topic + ".DLT"))).containsExactly(poison.eventId().toString());
+    }
+
+    /**
+     * The test cluster creates no topic on first use, so the dead-letter topic never appears: its dead letter is
+     * tried again (it might have been on its way) past the event's last attempt, and then the event is DEAD.
+     */
     @Test
     void aRecordThatNeitherItsTopicNorADeadLetterTopicCanTakeEndsDeadWithTheReason() {
         String topic = Kafka.uniqueTopic("relay-no-dlt");
@@ -96,7 +120,10 @@ class RelayFailuresIT {
         Inserted poison = OutboxRows.insert(Event.of(topic, "shipment-P-" + UUID.randomUUID(), eightKilobytePayload()));
 
         Row dead = OutboxRows.awaitStatus(poison.id(), "DEAD");
-        assertThat(dead.lastError()).as("why it could not be dead-lettered").isNotBlank();
+        assertThat(dead.lastError()).as("why it could not be published, and why not dead-lettered")
+                .contains("RecordTooLargeException", "dead-letter topic " + topic + ".DLT failed too");
+        assertThat(dead.attempts()).as("tried again while the dead-letter topic might still appear")
+                .isGreaterThan(RELAY_MAX_ATTEMPTS);
     }
 
     /** About 8 KB of random (so incompressible) text: larger than the topic accepts, even if the producer compresses. */

@@ -117,21 +117,23 @@ public class RelayRound {
         Map<Long, PublishResult> results = publisher.complete(flight.sending());
 
         Instant done = clock.instant();
-        Decision decision = new Outcomes(settings.maxAttempts(), settings.retryBackoff())
-                .decide(claimed, results, done, this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
+        Outcomes outcomes = new Outcomes(settings.maxAttempts(), settings.retryBackoff());
+        Decision decision = outcomes.decide(claimed, results, done, this::clusterReachable,
+                ThreadLocalRandom.current()::nextDouble);
         store.markSent(owner, decision.sent(), done);
         store.scheduleRetries(owner, decision.retries(), done);
         if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
             store.holdFollowers(decision.retries(), done);
         }
-        List<Failure> failed = deadLetter(owner, decision.deadLetters(), flight.sending().window());
+        Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters(),
+                flight.sending().window());
         List<Long> givenBack = new ArrayList<>(decision.released());
         givenBack.addAll(decision.unsent());
         store.release(owner, givenBack, done, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
-        report(claimed, decision, failed, done, Duration.ofNanos(System.nanoTime() - flight.started()));
+        report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()));
         return claimed.size();
     }
 
@@ -139,8 +141,8 @@ public class RelayRound {
     public record Flight(String owner, List<ClaimedEvent> claimed, EventPublisher.Sending sending, long started) {
     }
 
-    private void report(List<ClaimedEvent> claimed, Decision decision, List<Failure> failed, Instant acked,
-                        Duration duration) {
+    private void report(List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
+                        Instant acked, Duration duration) {
         Map<Long, ClaimedEvent> byId = claimed.stream().collect(Collectors.toMap(ClaimedEvent::id, event -> event));
         List<Duration> commitToAck = new ArrayList<>();
         List<Integer> sentAttempts = new ArrayList<>();
@@ -149,65 +151,51 @@ public class RelayRound {
             commitToAck.add(Duration.between(event.createdAt().toInstant(), acked));
             sentAttempts.add(event.attempts());
         }
+        List<Failure> failed = lettered.failures();
         int dead = (int) failed.stream().filter(failure -> "DEAD".equals(failure.status())).count();
-        reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts, decision.retries().size(),
-                failed.size() - dead, dead, decision.released().size() + decision.unsent().size()
-                        + decision.deadLetters().size() - failed.size()));
+        reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts,
+                decision.retries().size() + lettered.retries().size(), failed.size() - dead, dead,
+                decision.released().size() + decision.unsent().size() + lettered.released().size()));
     }
 
     /**
-     * Publishes to {@code <topic>.DLT}; rows whose dead letter was acked become DLT, the others
-     * DEAD (or go back, when Kafka is down or the lease ran short). Returns the rows marked DLT or DEAD.
+     * Publishes to {@code <topic>.DLT} and records what became of each dead letter (see
+     * {@link Outcomes#afterDeadLetters}).
      */
-    private List<Failure> deadLetter(String owner, List<DeadLetter> deadLetters, SendWindow window)
-            throws SQLException, InterruptedException {
+    private Outcomes.DeadLetterDecision deadLetter(String owner, Outcomes outcomes, List<DeadLetter> deadLetters,
+                                                   SendWindow window) throws SQLException, InterruptedException {
         if (deadLetters.isEmpty()) {
-            return List.of();
+            return new Outcomes.DeadLetterDecision(List.of(), List.of(), List.of());
         }
         Instant now = clock.instant();
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         deadLetters.forEach(letter -> records.put(letter.event().id(), KafkaRecords.deadLetter(letter.event(),
                 settings.cloudEventsSource(), letter.error(), letter.attempts(), now)));
         Map<Long, PublishResult> results = publisher.publish(records, window);
-        List<Failure> failures = new ArrayList<>();
-        List<Long> released = new ArrayList<>();
-        java.util.function.BooleanSupplier kafkaDown = memoized(() -> !clusterReachable());
-        for (DeadLetter letter : deadLetters) {
-            ClaimedEvent event = letter.event();
-            String reason = Outcomes.describe(letter.error());
-            String dlt = event.topic() + KafkaRecords.DLT_SUFFIX;
-            if (results.get(event.id()) instanceof PublishResult.NotSent) {
-                released.add(event.id()); // its last attempt is made again by whoever claims it next
-            } else if (results.get(event.id()) instanceof Acked acked) {
-                failures.add(new Failure(event.id(), "DLT", letter.attempts(), reason));
-                LOG.warning(() -> "Event " + event.eventId() + " dead-lettered to " + dlt + " (partition "
-                        + acked.partition() + ", offset " + acked.offset() + ") after " + letter.attempts()
-                        + " attempt(s): " + reason);
-            } else if (FailureKind.of(((PublishResult.Failed) results.get(event.id())).error()) == FailureKind.AMBIGUOUS
-                    && kafkaDown.getAsBoolean()) {
-                released.add(event.id()); // not the event's fault: it comes back after the outage
+        Instant done = clock.instant();
+        Outcomes.DeadLetterDecision decision = outcomes.afterDeadLetters(deadLetters, results, done,
+                this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
+        store.markFailed(owner, decision.failures(), done);
+        store.scheduleRetries(owner, decision.retries(), done);
+        if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
+            store.holdFollowers(decision.retries(), done);
+        }
+        store.release(owner, decision.released(), done, done);
+        Map<Long, ClaimedEvent> byId = deadLetters.stream()
+                .collect(Collectors.toMap(letter -> letter.event().id(), DeadLetter::event));
+        for (Failure failure : decision.failures()) {
+            String eventId = String.valueOf(byId.get(failure.id()).eventId());
+            if (results.get(failure.id()) instanceof Acked acked) {
+                LOG.warning(() -> "Event " + eventId + " dead-lettered to " + byId.get(failure.id()).topic()
+                        + KafkaRecords.DLT_SUFFIX + " (partition " + acked.partition() + ", offset " + acked.offset()
+                        + ") after " + failure.attempts() + " attempt(s): " + failure.error());
             } else {
-                PublishResult.Failed failed = (PublishResult.Failed) results.get(event.id());
-                String why = reason + "; dead-letter topic " + dlt + " failed too: "
-                        + Outcomes.describe(FailureKind.unwrap(failed.error()));
-                failures.add(new Failure(event.id(), "DEAD", letter.attempts(), why));
-                LOG.severe(() -> "Event " + event.eventId() + " is DEAD: " + why);
+                LOG.severe(() -> "Event " + eventId + " is DEAD: " + failure.error());
             }
         }
-        store.markFailed(owner, failures, clock.instant());
-        store.release(owner, released, clock.instant(), clock.instant());
-        return failures;
-    }
-
-    /** Asks at most once, and only if asked. */
-    private static java.util.function.BooleanSupplier memoized(java.util.function.BooleanSupplier question) {
-        Boolean[] answer = new Boolean[1];
-        return () -> {
-            if (answer[0] == null) {
-                answer[0] = question.getAsBoolean();
-            }
-            return answer[0];
-        };
+        decision.retries().forEach(retry -> LOG.warning(() -> "Event " + byId.get(retry.id()).eventId()
+                + " is tried again at " + retry.nextAttemptAt() + ": " + retry.error()));
+        return decision;
     }
 
     /** Asks the cluster who it is; records the answer in the outage gate. */

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.control;
 
+import io.outboxrelay.relay.control.Outcomes.DeadLetterDecision;
 import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
@@ -119,6 +120,80 @@ class OutcomesTest {
         assertThat(decision.deadLetters()).as("even on its last attempt it is not dead-lettered").isEmpty();
         assertThat(decision.outage()).isFalse();
         assertThat(probes).as("Kafka was not asked about a record it never saw").hasValue(0);
+    }
+
+    @Test
+    void aDeadLetterTheTopicTookEndsDltWithTheEventsOwnError() {
+        DeadLetterDecision decision = afterDeadLetter(letter(event(1, 0), 1), new Acked(0, 3), true);
+
+        assertThat(decision.failures()).containsExactly(new RelayStore.Failure(1, "DLT", 1,
+                "org.apache.kafka.common.errors.RecordTooLargeException: too big"));
+        assertThat(probes).hasValue(0);
+    }
+
+    @Test
+    void aDeadLetterTopicStillBeingCreatedIsTriedAgainLaterNotDead() {
+        DeadLetterDecision decision = afterDeadLetter(letter(event(1, 0), 1),
+                new Failed(new TimeoutException("Topic order.events.DLT not present in metadata after 2000 ms.")), true);
+
+        assertThat(decision.failures()).as("not DEAD").isEmpty();
+        assertThat(decision.retries()).singleElement().satisfies(retry -> {
+            assertThat(retry.nextAttemptAt()).isEqualTo(CLOCK.instant().plusSeconds(1));
+            assertThat(retry.error()).contains("RecordTooLargeException: too big",
+                    "dead-letter topic order.events.DLT did not take it yet", "not present in metadata");
+        });
+    }
+
+    @Test
+    void anEventWithNoAttemptsLeftHasThreeMoreTriesOfItsDeadLetterThenIsDead() {
+        Failed notThere = new Failed(new UnknownTopicOrPartitionException("order.events.DLT"));
+
+        assertThat(afterDeadLetter(letter(event(1, 5), 6), notThere, true).retries()).hasSize(1);
+        assertThat(afterDeadLetter(letter(event(1, 6), 7), notThere, true).failures())
+                .singleElement().satisfies(failure -> {
+                    assertThat(failure.status()).isEqualTo("DEAD");
+                    assertThat(failure.attempts()).isEqualTo(7);
+                    assertThat(failure.error()).contains("too big", "order.events.DLT failed too");
+                });
+    }
+
+    @Test
+    void aDeadLetterTheTopicRefusesForGoodIsDeadAtOnce() {
+        DeadLetterDecision decision = afterDeadLetter(letter(event(1, 0), 1),
+                new Failed(new ExecutionException(new RecordTooLargeException("too big for the DLT too"))), true);
+
+        assertThat(decision.retries()).isEmpty();
+        assertThat(decision.failures()).singleElement().satisfies(failure -> {
+            assertThat(failure.status()).isEqualTo("DEAD");
+            assertThat(failure.error()).contains("too big for the DLT too");
+        });
+    }
+
+    @Test
+    void aDeadLetterTimingOutWhileTheClusterIsDownGoesBackUntouched() {
+        DeadLetterDecision decision = afterDeadLetter(letter(event(1, 3), 4), new Failed(new TimeoutException("expired")),
+                false);
+
+        assertThat(decision.released()).containsExactly(1L);
+        assertThat(decision.failures()).isEmpty();
+        assertThat(decision.retries()).isEmpty();
+    }
+
+    @Test
+    void aDeadLetterNeverSentGoesBackWithoutAskingTheCluster() {
+        DeadLetterDecision decision = afterDeadLetter(letter(event(1, 3), 4), new PublishResult.NotSent("lease"), true);
+
+        assertThat(decision.released()).containsExactly(1L);
+        assertThat(probes).hasValue(0);
+    }
+
+    private DeadLetterDecision afterDeadLetter(Outcomes.DeadLetter letter, PublishResult result, boolean clusterUp) {
+        return outcomes.afterDeadLetters(List.of(letter), Map.of(letter.event().id(), result), CLOCK.instant(),
+                clusterUp ? this::up : this::down, () -> 0.5);
+    }
+
+    private static Outcomes.DeadLetter letter(ClaimedEvent event, int attempts) {
+        return new Outcomes.DeadLetter(event, new RecordTooLargeException("too big"), attempts);
     }
 
     private Decision decide(ClaimedEvent event, PublishResult result, boolean clusterUp) {
