@@ -1,9 +1,8 @@
 package io.outboxrelay.schema;
 
+import io.outboxrelay.schema.boundary.SchemaMigration;
 import io.outboxrelay.support.Database;
-import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
-import org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -129,13 +128,10 @@ class SchemaUpgradeIT {
     }
 
     private void migrate(String target) {
-        FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader());
-        configuration.getPluginRegister().getPlugin(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
-        configuration.dataSource(System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox"), "outbox", "outbox")
+        FluentConfiguration configuration = SchemaMigration.flyway(getClass().getClassLoader())
+                .dataSource(System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox"), "outbox", "outbox")
                 .schemas(schema)
-                .createSchemas(true)
-                .locations("classpath:db/outbox-relay")
-                .table("outbox_relay_schema_history");
+                .createSchemas(true);
         if (target != null) {
             configuration.target(target);
         }

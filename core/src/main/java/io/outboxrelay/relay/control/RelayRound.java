@@ -129,7 +129,7 @@ public class RelayRound {
                 flight.sending().window());
         List<Long> givenBack = new ArrayList<>(decision.released());
         givenBack.addAll(decision.unsent());
-        store.release(owner, givenBack, done, done);
+        store.release(owner, givenBack, done);
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
@@ -180,7 +180,7 @@ public class RelayRound {
         if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
             store.holdFollowers(decision.retries(), done);
         }
-        store.release(owner, decision.released(), done, done);
+        store.release(owner, decision.released(), done);
         Map<Long, ClaimedEvent> byId = deadLetters.stream()
                 .collect(Collectors.toMap(letter -> letter.event().id(), DeadLetter::event));
         for (Failure failure : decision.failures()) {

@@ -309,13 +309,16 @@ public class RelayStore {
         }
     }
 
-    /** Gives rows back without spending an attempt: Kafka was down, or this server is stopping. */
-    public void release(String owner, List<Long> ids, Instant nextAttemptAt, Instant now) throws SQLException {
+    /**
+     * Gives rows back, due at once, without spending an attempt: Kafka was down, or the round's lease ran short
+     * before they were sent.
+     */
+    public void release(String owner, List<Long> ids, Instant now) throws SQLException {
         if (!ids.isEmpty()) {
             update(RELEASE, (connection, update) -> {
                 update.setArray(1, array(connection, "bigint", ids, id -> id));
                 update.setString(2, owner);
-                update.setObject(3, utc(nextAttemptAt));
+                update.setObject(3, utc(now));
                 update.setObject(4, utc(now));
             });
         }

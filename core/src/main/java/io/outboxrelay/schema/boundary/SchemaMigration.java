@@ -38,6 +38,26 @@ public class SchemaMigration {
     /** Every migration in one file, for schemas applied by hand or by another tool. */
     public static final String PLAIN_DDL = "META-INF/outbox-relay/schema.sql";
 
+    /**
+     * The outbox's Flyway settings, without a data source: what the server runs at start, and what a test or a
+     * team's own tooling must run to get the same schema.
+     */
+    public static FluentConfiguration flyway(ClassLoader classLoader) {
+        FluentConfiguration configuration = Flyway.configure(classLoader);
+        // a session lock rather than one held by an open transaction, which a migration's CREATE INDEX
+        // CONCURRENTLY would wait for forever
+        configuration.getPluginRegister().getPlugin(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+        return configuration
+                // the location holds an empty flyway.location: Liberty's class loader resolves files, not folders
+                .locations("classpath:" + LOCATION)
+                .callbackLocations("classpath:" + LOCATION)
+                .table(HISTORY_TABLE)
+                // a database that already has tables (the application's, or a schema applied by hand) is normal
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .failOnMissingLocations(true);
+    }
+
     private static final Logger LOG = Logger.getLogger(SchemaMigration.class.getName());
 
     @Inject
@@ -57,22 +77,7 @@ public class SchemaMigration {
             ready.open();
             return;
         }
-        FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader());
-        // a session lock rather than one held by an open transaction, which a migration's CREATE INDEX
-        // CONCURRENTLY would wait for forever
-        configuration.getPluginRegister().getPlugin(PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
-        MigrateResult result = configuration
-                .dataSource(dataSources.nonTransactional())
-                // the location holds an empty flyway.location: Liberty's class loader resolves files, not folders
-                .locations("classpath:" + LOCATION)
-                .callbackLocations("classpath:" + LOCATION)
-                .table(HISTORY_TABLE)
-                // a database that already has tables (the application's, or a schema applied by hand) is normal
-                .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .failOnMissingLocations(true)
-                .load()
-                .migrate();
+        MigrateResult result = flyway(getClass().getClassLoader()).dataSource(dataSources.nonTransactional()).load().migrate();
         LOG.info(() -> "Outbox schema at version " + result.targetSchemaVersion
                 + " (" + result.migrationsExecuted + " migration(s) applied now)");
         ready.open();
