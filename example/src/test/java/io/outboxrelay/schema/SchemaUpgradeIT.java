@@ -129,7 +129,7 @@ class SchemaUpgradeIT {
 
     private void migrate(String target) {
         FluentConfiguration configuration = SchemaMigration.flyway(getClass().getClassLoader())
-                .dataSource(System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox"), "outbox", "outbox")
+                .dataSource(Database.URL, Database.USER, Database.PASSWORD)
                 .schemas(schema)
                 .createSchemas(true);
         if (target != null) {

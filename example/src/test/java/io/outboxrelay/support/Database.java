@@ -13,13 +13,15 @@ import java.util.Map;
 /** Direct reads of the real PostgreSQL the server uses, to check what was committed. */
 public final class Database {
 
-    private static final String URL = System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox");
+    public static final String URL = System.getProperty("it.db.url", "jdbc:postgresql://127.0.0.1:55432/outbox");
+    public static final String USER = "outbox";
+    public static final String PASSWORD = "outbox";
 
     private Database() {
     }
 
     public static Connection connect() throws SQLException {
-        return DriverManager.getConnection(URL, "outbox", "outbox");
+        return DriverManager.getConnection(URL, USER, PASSWORD);
     }
 
     /** Every row of a query, column name to value. */

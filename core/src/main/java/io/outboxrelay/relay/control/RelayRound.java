@@ -121,10 +121,7 @@ public class RelayRound {
         Decision decision = outcomes.decide(claimed, results, done, this::clusterReachable,
                 ThreadLocalRandom.current()::nextDouble);
         store.markSent(owner, decision.sent(), done);
-        store.scheduleRetries(owner, decision.retries(), done);
-        if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
-            store.holdFollowers(decision.retries(), done);
-        }
+        retry(owner, decision.retries(), done);
         Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters(),
                 flight.sending().window());
         List<Long> givenBack = new ArrayList<>(decision.released());
@@ -135,6 +132,14 @@ public class RelayRound {
         }
         report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()));
         return claimed.size();
+    }
+
+    /** Schedules the retries and, with aggregate ordering, holds their aggregates' later events until then. */
+    private void retry(String owner, List<Outcomes.Retry> retries, Instant now) throws SQLException {
+        store.scheduleRetries(owner, retries, now);
+        if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
+            store.holdFollowers(retries, now);
+        }
     }
 
     /** A claimed batch on its way to Kafka, between {@link #launch} and {@link #land}. */
@@ -176,10 +181,7 @@ public class RelayRound {
         Outcomes.DeadLetterDecision decision = outcomes.afterDeadLetters(deadLetters, results, done,
                 this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
         store.markFailed(owner, decision.failures(), done);
-        store.scheduleRetries(owner, decision.retries(), done);
-        if (settings.ordering() == RelaySettings.Ordering.AGGREGATE) {
-            store.holdFollowers(decision.retries(), done);
-        }
+        retry(owner, decision.retries(), done);
         store.release(owner, decision.released(), done);
         Map<Long, ClaimedEvent> byId = deadLetters.stream()
                 .collect(Collectors.toMap(letter -> letter.event().id(), DeadLetter::event));
