@@ -1,5 +1,7 @@
 package io.outboxrelay.console;
 
+import io.outboxrelay.console.consumers.boundary.ConsumerDeadLettersResource;
+import io.outboxrelay.console.consumers.boundary.ConsumerProblems;
 import io.outboxrelay.console.events.boundary.AuditResource;
 import io.outboxrelay.console.events.boundary.EventProblems;
 import io.outboxrelay.console.events.boundary.EventsResource;
@@ -35,7 +37,8 @@ import java.util.Set;
 @ApplicationPath("/outbox/api")
 @OpenAPIDefinition(
         info = @Info(title = "Outbox Relay operator API", version = "0.1.0",
-                description = "Find any event of the outbox by its id and follow it, search and replay dead letters,"
+                description = "Find any event of the outbox by its id and follow it to its consumers, search and replay dead"
+                        + " letters (the relay's, and consumer groups' to their group alone),"
                         + " read the replay audit log and the lag. Reading needs the role viewer or operator, replaying"
                         + " the role operator. Every error is an RFC 9457 problem document.",
                 license = @License(name = "All rights reserved: no license granted yet",
@@ -43,6 +46,7 @@ import java.util.Set;
         security = @SecurityRequirement(name = OperatorApi.BASIC),
         tags = {
                 @Tag(name = "events", description = "The outbox's events: search, one event's story, replays"),
+                @Tag(name = "consumers", description = "The records consumer groups gave up on, and their replay to one group"),
                 @Tag(name = "audit", description = "Who replayed what, and when"),
                 @Tag(name = "lag", description = "How far behind publishing and consuming are")},
         components = @Components(responses = {
@@ -56,10 +60,11 @@ import java.util.Set;
                         description = "Signed in, but without the role this needs; or a change sent by a page of another site",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.NOT_FOUND, responseCode = "404",
-                        description = "No event has this id",
+                        description = "No event (or consumer dead letter) has this id",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.CONFLICT, responseCode = "409",
-                        description = "The event is not a dead letter (only DLT and DEAD events can be replayed)",
+                        description = "Not a dead letter waiting for an operator (only DLT and DEAD events, and DEAD_LETTERED"
+                                + " consumer dead letters, can be replayed)",
                         content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class))),
                 @APIResponse(name = OperatorApi.UNSUPPORTED, responseCode = "415",
                         description = "A change not declared as application/json (send that Content-Type, also without a body)",
@@ -83,8 +88,9 @@ public class OperatorApi extends Application {
 
     @Override
     public Set<Class<?>> getClasses() {
-        return Set.of(EventsResource.class, AuditResource.class, LagResource.class,
+        return Set.of(EventsResource.class, ConsumerDeadLettersResource.class, AuditResource.class, LagResource.class,
                 Authentication.class, StrictJson.class, ExactJson.class, EventProblems.EventNotFound.class, EventProblems.NotReplayable.class,
+                ConsumerProblems.NotFound.class, ConsumerProblems.NotReplayable.class,
                 InvalidInputException.Mapper.class, ConstraintViolationMapper.class, WebApplicationExceptionMapper.class,
                 UnexpectedFailureMapper.class);
     }

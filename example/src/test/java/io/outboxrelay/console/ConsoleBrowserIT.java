@@ -109,6 +109,54 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void anEventsTimelineFollowsItToItsConsumersAndAConsumerDeadLetterIsReplayedToItsGroupFromTheConsole() {
+        Api.Answer created = Api.post("/api/orders", """
+                {"customerId": "c-console", "lines": [{"sku": "CONSOLE-1", "quantity": 1, "unitPrice": 2.00}]}""");
+        UUID eventId = UUID.fromString(created.json().getString("eventId"));
+        Awaitility.await("both sample consumers to handle " + eventId).atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> Database.count("SELECT count(*) FROM consumed_event WHERE event_id = ?", eventId) == 2);
+        // the notifications group also gave a delivery of the event up (say, a redelivery while its mail server was
+        // down): a replay finds the event already handled, and has no second effect
+        String errorClass = "com.example.MailServerDown" + UUID.randomUUID().toString().replace("-", "");
+        Database.update("""
+                INSERT INTO consumer_dead_letter (consumer_group, event_id, event_type, topic, kafka_partition, kafka_offset,
+                       record_key, payload, headers, dlt_topic, error_class, error_message, attempts, first_failed_at,
+                       last_failed_at, status)
+                SELECT 'notifications', e.event_id, e.event_type, e.topic, e.kafka_partition, e.kafka_offset + 1000000,
+                       e.aggregate_id, e.payload::text, jsonb_build_object('ce_id', e.event_id::text, 'ce_type', e.event_type),
+                       'order.events.notifications.DLT', ?, 'connection refused', 5, now(), now(), 'DEAD_LETTERED'
+                  FROM outbox_event e WHERE e.event_id = ?""", errorClass, eventId);
+
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        signIn("operator", Api.OPERATOR_PASSWORD);
+        assertThat(browser.find(By.id("timeline")).findElements(By.cssSelector(".timeline-step .step")))
+                .extracting(WebElement::getText)
+                .containsExactly("APPENDED", "PUBLISHED", "CONSUMED", "CONSUMED", "CONSUMER_DEAD_LETTERED");
+        assertThat(browser.find(By.id("consumers")).getText()).contains("inventory", "notifications", errorClass);
+        browser.screenshot("09-event-timeline");
+
+        browser.open("/outbox/console/consumer-dead-letters.xhtml");
+        WebElement group = browser.find(By.xpath("//tr[td//span[text()='" + errorClass + "']]"));
+        assertThat(group.getText()).contains("notifications", "order.events", "1");
+        group.findElement(By.cssSelector(".show-group")).click();
+        browser.awaitText(By.id("groupTitle"), errorClass);
+        browser.find(By.cssSelector("[id='consumerDead:letters'] .replay-one")).click();
+        browser.awaitText(By.id("messages"), "to notifications");
+        browser.screenshot("10-consumer-replay-asked");
+
+        Awaitility.await("the notifications group to replay the record").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> Database.count("SELECT count(*) FROM consumer_dead_letter WHERE error_class = ?"
+                        + " AND status = 'REPLAYED' AND replay_outcome = 'DUPLICATE'", errorClass) == 1);
+        assertThat(Database.count("SELECT count(*) FROM notification WHERE event_id = ?", eventId))
+                .as("no second effect").isEqualTo(1);
+        browser.open("/outbox/console/event.xhtml?id=" + eventId);
+        assertThat(browser.find(By.id("timeline")).getText()).contains("CONSUMER_REPLAYED", "no second effect");
+        browser.screenshot("11-event-timeline-after-consumer-replay");
+    }
+
+    @Test
     void theLagPageDrawsItsCharts() {
         browser.open("/outbox/console/lag.xhtml");
         signIn("viewer", Api.VIEWER_PASSWORD);
@@ -120,6 +168,11 @@ class ConsoleBrowserIT {
             assertThat(labels).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).contains("SENT");
         });
         assertThat(canvas.getSize().getWidth()).isGreaterThan(200);
+        Object ages = ((JavascriptExecutor) browser.driver()).executeScript(
+                "var chart = Chart.getChart(arguments[0]); return chart ? chart.data.labels.length : null;",
+                browser.find(By.cssSelector("[id='lagForm:ageChart'] canvas")));
+        assertThat(ages).as("the age chart opens with the server's history, not one point").isNotNull();
+        assertThat(((Number) ages).intValue()).isGreaterThan(1);
         browser.screenshot("06-lag");
     }
 

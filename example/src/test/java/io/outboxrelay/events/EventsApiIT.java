@@ -6,9 +6,12 @@ import io.outboxrelay.support.Database;
 import io.outboxrelay.support.Kafka;
 import io.outboxrelay.support.OutboxRows;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +38,59 @@ class EventsApiIT {
         assertThat(detail.getJsonObject("payload").getString("parcel")).isEqualTo("fragile");
         assertThat(detail.getJsonObject("headers").getString("correlation-id")).isEqualTo("it-ops");
         assertThat(detail.getJsonArray("replays")).isEmpty();
+    }
+
+    @Test
+    void anOrdersEventIsFollowedFromItsAppendToEachConsumerGroupThatHandledIt() {
+        Answer created = Api.post("/api/orders", """
+                {"customerId": "c-story", "lines": [{"sku": "STORY-1", "quantity": 1, "unitPrice": 3.00}]}""");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        UUID eventId = UUID.fromString(created.json().getString("eventId"));
+
+        JsonObject story = Awaitility.await("both sample consumers to have handled " + eventId)
+                .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Api.get("/outbox/api/events/" + eventId, Api.VIEWER).json(),
+                        detail -> detail.getJsonArray("consumers").stream().map(JsonObject.class::cast)
+                                .filter(consumer -> consumer.containsKey("processedAt")).count() == 2);
+
+        assertThat(story.getJsonArray("consumers")).extracting(consumer -> ((JsonObject) consumer).getString("consumerGroup"))
+                .containsExactly("inventory", "notifications");
+        for (JsonValue value : story.getJsonArray("consumers")) {
+            JsonObject consumer = (JsonObject) value;
+            assertThat(consumer.getString("topic")).isEqualTo("order.events");
+            assertThat(consumer.getInt("partition")).isEqualTo(story.getInt("kafkaPartition"));
+            assertThat(consumer.getJsonNumber("offset").longValue()).isEqualTo(story.getJsonNumber("kafkaOffset").longValue());
+            assertThat(consumer.getInt("duplicates")).isZero();
+            assertThat(consumer.getJsonArray("deadLetters")).isEmpty();
+        }
+        assertThat(story.getJsonArray("timeline")).extracting(step -> ((JsonObject) step).getString("what"))
+                .containsExactly("APPENDED", "PUBLISHED", "CONSUMED", "CONSUMED");
+        assertThat(story.getJsonArray("timeline").getJsonObject(1).getString("detail"))
+                .isEqualTo("order.events partition " + story.getInt("kafkaPartition") + ", offset "
+                        + story.getJsonNumber("kafkaOffset").longValue());
+    }
+
+    @Test
+    void anEventRetentionArchivedIsStillFoundWithItsStory() {
+        UUID eventId = UUID.randomUUID();
+        Database.update("""
+                INSERT INTO outbox_event_archive (id, event_id, aggregate_type, aggregate_id, event_type, event_version, topic,
+                       payload, headers, status, attempts, next_attempt_at, kafka_partition, kafka_offset, published_at,
+                       created_at, updated_at, replay_count, archived_at)
+                VALUES (?, ?, 'Parcel', 'archived-1', 'ParcelDelivered', 1, 'parcel.events', '{"parcel": "kept"}'::jsonb,
+                        '{}'::jsonb, 'SENT', 0, now() - interval '40 days', 1, 7, now() - interval '40 days',
+                        now() - interval '40 days', now() - interval '40 days', 0, now() - interval '30 days')""",
+                -java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 1_000_000_000L), eventId);
+
+        Answer found = Api.get("/outbox/api/events/" + eventId, Api.VIEWER);
+
+        assertThat(found.status()).as(found.body()).isEqualTo(200);
+        JsonObject story = found.json();
+        assertThat(story.getString("status")).isEqualTo("SENT");
+        assertThat(story.getString("archivedAt")).isNotBlank();
+        assertThat(story.getJsonObject("payload").getString("parcel")).isEqualTo("kept");
+        assertThat(story.getJsonArray("timeline")).extracting(step -> ((JsonObject) step).getString("what"))
+                .containsExactly("APPENDED", "PUBLISHED", "ARCHIVED");
     }
 
     @Test

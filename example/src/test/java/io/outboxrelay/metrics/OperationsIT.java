@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The scrape endpoint and the lag on the real server: Prometheus' own checker accepts the
- * output, the counters move with real traffic, and a consumer group's lag matches a known
- * produced/committed count in both /outbox/api/lag and the metrics.
+ * output, the counters move with real traffic, a consumer group's lag matches a known
+ * produced/committed count in both /outbox/api/lag and the metrics (with the age of its oldest
+ * unconsumed record), and its dead letters waiting are counted until replayed.
  */
 class OperationsIT {
 
@@ -59,6 +60,7 @@ class OperationsIT {
         assertThat(value(scrape, "outbox_publish_results_total{result=\"sent\"}")).isPositive();
         assertThat(value(scrape, "outbox_consumer_records_total{group=\"inventory\",result=\"processed\"}")).isPositive();
         assertThat(value(scrape, "outbox_commit_to_ack_seconds_count")).isPositive();
+        assertThat(value(scrape, "outbox_consumer_handling_seconds_count{group=\"inventory\"}")).isPositive();
         assertThat(scrape).contains("outbox_events{status=\"SENT\"}", "outbox_oldest_pending_age_seconds ",
                 "outbox_relay_outage 0", "outbox_relay_round_seconds_bucket");
         assertThat(scrape).as("no event id as a tag").doesNotContain(eventId.toString());
@@ -85,9 +87,45 @@ class OperationsIT {
                     assertThat(partition.getJsonNumber("committed").longValue()).isEqualTo(4);
                     assertThat(partition.getJsonNumber("end").longValue()).isEqualTo(10);
                     assertThat(partition.getJsonNumber("lag").longValue()).isEqualTo(6);
+                    assertThat(partition.getJsonNumber("oldestUnconsumedAgeSeconds").doubleValue())
+                            .as("the fifth record, the first the group has not consumed, was written moments ago")
+                            .isPositive().isLessThan(120);
                 });
-        assertThat(value(scrape(), "outbox_consumer_lag_records{group=\"" + group + "\",partition=\"0\",topic=\"" + topic + "\"}"))
+        String scrape = scrape();
+        assertThat(value(scrape, "outbox_consumer_lag_records{group=\"" + group + "\",partition=\"0\",topic=\"" + topic + "\"}"))
                 .isEqualTo(6.0);
+        assertThat(value(scrape, "outbox_consumer_oldest_unconsumed_age_seconds{group=\"" + group + "\",topic=\"" + topic + "\"}"))
+                .isPositive().isLessThan(120);
+    }
+
+    @Test
+    void theLagHistoryHoldsTheServersSnapshotsOldestFirst() {
+        Awaitility.await("a few lag snapshots").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> Api.get("/outbox/api/lag/history", Api.VIEWER).jsonArray().size() >= 3);
+        List<JsonObject> samples = Api.get("/outbox/api/lag/history", Api.VIEWER).jsonArray().getValuesAs(JsonObject.class);
+        List<java.time.Instant> taken = samples.stream().map(sample -> java.time.Instant.parse(sample.getString("takenAt"))).toList();
+        assertThat(taken).isSorted();
+        assertThat(taken.get(0)).as("no older than the history's hour").isAfter(java.time.Instant.now().minus(Duration.ofMinutes(61)));
+        assertThat(samples.get(samples.size() - 1)).containsKeys("oldestPendingAgeSeconds", "publishRatePerSecond", "consumerLag");
+    }
+
+    @Test
+    void aConsumerGroupsDeadLettersWaitingAreMeteredUntilReplayed() {
+        String group = "metrics-dlt-" + UUID.randomUUID();
+        String series = "outbox_consumer_dead_letters_records{group=\"" + group + "\"}";
+        Database.update("""
+                INSERT INTO consumer_dead_letter (consumer_group, event_id, topic, kafka_partition, kafka_offset, headers,
+                       dlt_topic, error_class, attempts, first_failed_at, last_failed_at, status)
+                VALUES (?, ?, 'metrics.events', 0, 7, '{}'::jsonb, 'metrics.events.DLT', 'java.lang.IllegalStateException',
+                        5, now(), now(), 'DEAD_LETTERED')""", group, UUID.randomUUID());
+
+        Awaitility.await("the group's dead letter in the scrape").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> scrape().contains(series + " 1.0"));
+        Database.update("UPDATE consumer_dead_letter SET status = 'REPLAYED' WHERE consumer_group = ?", group);
+        Awaitility.await("the replayed dead letter to leave the gauge at 0").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> scrape().contains(series + " 0.0"));
     }
 
     private static void commit(String group, TopicPartition partition, long offset) {

@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The retention job on the real server (every second here, 3 rows per batch): published rows
- * older than 7 days and dedup-log rows older than 30 days go; recent ones, unpublished ones
- * and dead letters stay.
+ * older than 7 days, dedup-log rows and replayed consumer dead letters older than 30 days go; recent
+ * ones, unpublished ones and dead letters waiting for an operator stay.
  */
 class RetentionIT {
 
@@ -34,14 +34,19 @@ class RetentionIT {
             consumed(group, "now() - interval '31 days'");
         }
         consumed(group, "now() - interval '29 days'");
+        consumerDeadLetter(group, "REPLAYED", "now() - interval '31 days'");
+        consumerDeadLetter(group, "REPLAYED", "now() - interval '29 days'");
+        consumerDeadLetter(group, "DEAD_LETTERED", "now() - interval '100 days'");
 
-        Awaitility.await("the old published rows and dedup-log rows to be deleted")
+        Awaitility.await("the old published rows, dedup-log rows and replayed consumer dead letters to be deleted")
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status = 'SENT'"
                         + " AND published_at < now() - interval '7 days'", topic) == 0
                         && Database.count("SELECT count(*) FROM consumed_event WHERE consumer_group = ?"
-                        + " AND consumed_at < now() - interval '30 days'", group) == 0);
+                        + " AND consumed_at < now() - interval '30 days'", group) == 0
+                        && Database.count("SELECT count(*) FROM consumer_dead_letter WHERE consumer_group = ?"
+                        + " AND status = 'REPLAYED' AND updated_at < now() - interval '30 days'", group) == 0);
 
         assertThat(Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status = 'SENT'", topic))
                 .as("published 6 days ago: kept").isEqualTo(2);
@@ -49,6 +54,9 @@ class RetentionIT {
                 .as("dead letters are never deleted by default").isEqualTo(2);
         assertThat(Database.count("SELECT count(*) FROM consumed_event WHERE consumer_group = ?", group))
                 .as("consumed 29 days ago: kept").isEqualTo(1);
+        assertThat(Database.rows("SELECT status FROM consumer_dead_letter WHERE consumer_group = ? ORDER BY status", group))
+                .extracting(row -> row.get("status")).as("replayed 29 days ago, and one waiting for an operator: kept")
+                .containsExactly("DEAD_LETTERED", "REPLAYED");
     }
 
     /**
@@ -68,6 +76,14 @@ class RetentionIT {
     private static final java.util.concurrent.atomic.AtomicLong NEXT_BACKDATED_ID =
             new java.util.concurrent.atomic.AtomicLong(-java.util.concurrent.ThreadLocalRandom.current()
                     .nextLong(1_000_000_000_000L, 2_000_000_000_000L));
+
+    private static void consumerDeadLetter(String group, String status, String changedAt) {
+        Database.update("INSERT INTO consumer_dead_letter (consumer_group, event_id, topic, kafka_partition, kafka_offset,"
+                + " headers, dlt_topic, error_class, attempts, first_failed_at, last_failed_at, status, created_at, updated_at)"
+                + " VALUES (?, ?, 'archive.events', 0, ?, '{}'::jsonb, 'archive.events.DLT', 'java.lang.IllegalStateException', 5, "
+                + changedAt + ", " + changedAt + ", ?, " + changedAt + ", " + changedAt + ")",
+                group, UUID.randomUUID(), NEXT_BACKDATED_ID.getAndIncrement(), status);
+    }
 
     private static void consumed(String group, String consumedAt) {
         Database.update("INSERT INTO consumed_event (consumer_group, event_id, event_type, consumed_at) VALUES (?, ?, 'Archived', "

@@ -19,7 +19,8 @@ public class TestTopics implements LauncherSessionListener {
 
     private static final List<String> SAMPLE_TOPICS = List.of("order.events", "order.events.DLT",
             "order.events.inventory.DLT", "order.events.notifications.DLT",
-            "flaky.events", "flaky.events.flaky-it.DLT", "redelivery.events", "redelivery.events.redelivery-it.DLT");
+            "flaky.events", "flaky.events.flaky-it.DLT", "redelivery.events", "redelivery.events.redelivery-it.DLT",
+            "replay.events", "replay.events.replay-a.DLT", "replay.events.replay-b.DLT");
 
     @Override
     public void launcherSessionOpened(LauncherSession session) {

@@ -1,15 +1,14 @@
 package io.outboxrelay.consumer.boundary;
 
+import io.outboxrelay.consumer.control.ConsumerDeadLetterRows;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
+import io.outboxrelay.consumer.control.ConsumerPolicies;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
-import io.outboxrelay.database.boundary.DatabaseFailures;
-import io.outboxrelay.time.Backoff;
-import io.outboxrelay.time.OutboxClock;
-import jakarta.annotation.PostConstruct;
+import io.outboxrelay.consumer.entity.RecordPlace;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,8 +19,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,10 +29,12 @@ import java.util.logging.Logger;
 
 /**
  * Handles one Kafka record for a consumer group: idempotently, retried with backoff, and, when
- * the retries run out (or the record is poison), dead-lettered. The message is acknowledged,
- * and so its offset committed, only after its transaction committed or its dead letter was
- * acked. Records of a partition are handled one after the other, so order holds; records of
- * different partitions are handled at the same time, up to the group's concurrency
+ * the retries run out (or the record is poison), dead-lettered: recorded in {@code consumer_dead_letter}
+ * (where operators see it and can replay it to this group alone, see {@link ConsumerReplays}) and sent to
+ * {@code <topic>.<group>.DLT}. The message is acknowledged, and so its offset committed, only after its
+ * transaction committed or both copies of its dead letter were written. Records of a partition are
+ * handled one after the other, so order holds; records of different partitions are handled at the same
+ * time, up to the group's concurrency
  * ({@code outbox.consumer.<group>.concurrency}, else {@code outbox.consumer.concurrency}).
  * The connector commits a partition's offset only up to its first unacknowledged record.
  */
@@ -49,20 +50,13 @@ public class ReliableConsumer {
     ConsumerDeadLetters deadLetters;
 
     @Inject
-    @OutboxClock
-    Clock clock;
+    ConsumerDeadLetterRows deadLetterRows;
 
     @Inject
-    @ConfigProperty(name = "outbox.consumer.max-attempts", defaultValue = "5")
-    int maxAttempts;
+    ConsumerPolicies policies;
 
     @Inject
-    @ConfigProperty(name = "outbox.consumer.backoff.base-ms", defaultValue = "500")
-    long backoffBaseMs;
-
-    @Inject
-    @ConfigProperty(name = "outbox.consumer.backoff.cap-ms", defaultValue = "30000")
-    long backoffCapMs;
+    ConsumerReplays replays;
 
     @Inject
     @ConfigProperty(name = "outbox.consumer.concurrency", defaultValue = "4")
@@ -78,17 +72,15 @@ public class ReliableConsumer {
     @Inject
     Event<ConsumerOutcome> outcomes;
 
-    private Retrying handling;
-    private Retrying deadLettering;
     private final Map<String, PartitionLanes> lanes = new ConcurrentHashMap<>();
 
-    @PostConstruct
-    void retryPolicies() {
-        Backoff backoff = new Backoff(Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), 0.2);
-        Retrying.Pause sleep = duration -> Thread.sleep(duration.toMillis());
-        // a database that is down is no fault of the record: waiting for it spends no attempt
-        handling = new Retrying(maxAttempts, backoff, clock, sleep, DatabaseFailures::isUnavailable);
-        deadLettering = new Retrying(Integer.MAX_VALUE, backoff, clock, sleep); // until Kafka takes it
+    /**
+     * Makes this server replay {@code group}'s dead letters through {@code handler} from now on, before the
+     * group's first record arrives (which registers it too). Call it when the application starts if replays
+     * asked for while the group's topic is quiet should not wait for its next record.
+     */
+    public void register(String group, Consumer<IncomingEvent> handler) {
+        replays.serve(group, handler);
     }
 
     /**
@@ -101,11 +93,12 @@ public class ReliableConsumer {
     public CompletionStage<Void> consume(String group, Message<String> message, Consumer<IncomingEvent> handler) {
         @SuppressWarnings("unchecked")
         ConsumerRecord<String, String> record = message.unwrap(ConsumerRecord.class);
-        return lanesOf(group).submit(record.topic() + "-" + record.partition(), () -> handle(group, message, record, handler));
+        return lanesOf(group, handler).submit(record.topic() + "-" + record.partition(), () -> handle(group, message, record, handler));
     }
 
-    private PartitionLanes lanesOf(String group) {
+    private PartitionLanes lanesOf(String group, Consumer<IncomingEvent> handler) {
         return lanes.computeIfAbsent(group, name -> {
+            replays.serve(name, handler);
             int groupConcurrency = ConfigProvider.getConfig()
                     .getOptionalValue("outbox.consumer." + name + ".concurrency", Integer.class)
                     .orElse(concurrency);
@@ -115,11 +108,14 @@ public class ReliableConsumer {
 
     private void handle(String group, Message<String> message, ConsumerRecord<String, String> record,
                         Consumer<IncomingEvent> handler) {
+        long started = System.nanoTime();
         IdempotentHandling.Outcome[] outcome = new IdempotentHandling.Outcome[1];
         ConsumerOutcome.Kind kind;
         Retrying.Result result;
         try {
-            result = handling.run(() -> outcome[0] = idempotent.handleOnce(group, IncomingEvents.of(record), handler));
+            RecordPlace place = RecordPlace.of(record);
+            result = policies.handling().run(() ->
+                    outcome[0] = idempotent.handleOnce(group, place, IncomingEvents.of(record), handler));
             if (result.passed() && result.attempts() > 0) {
                 LOG.info(() -> group + " handled " + where(record) + " after " + result.attempts()
                         + " failed attempt(s); last error: " + result.lastErrorOrNone());
@@ -136,15 +132,20 @@ public class ReliableConsumer {
             return;
         }
         message.ack();
-        outcomes.fire(new ConsumerOutcome(group, kind, result.attempts()));
+        outcomes.fire(new ConsumerOutcome(group, kind, result.attempts(), Duration.ofNanos(System.nanoTime() - started)));
     }
 
     private void deadLetter(String group, ConsumerRecord<String, String> record, Retrying.Result failure)
             throws InterruptedException {
-        Retrying.Result sent = deadLettering.run(() -> deadLetters.send(group, record, failure));
-        if (sent.attempts() > 0) {
-            LOG.warning(() -> group + " could send the dead letter of " + where(record) + " only after "
-                    + sent.attempts() + " failed attempt(s): " + sent.lastErrorOrNone());
+        // both copies, or the record stays unacknowledged: the database's (for operators and replays), then Kafka's
+        Retrying.Result recorded = policies.deadLettering().run(() -> deadLetterRows.record(group, record, failure));
+        Retrying.Result sent = policies.deadLettering().run(() -> deadLetters.send(group, record, failure));
+        for (Retrying.Result written : List.of(recorded, sent)) {
+            if (written.attempts() > 0) {
+                LOG.warning(() -> group + " could write the dead letter of " + where(record) + " to "
+                        + (written == recorded ? "the database" : "Kafka") + " only after " + written.attempts()
+                        + " failed attempt(s): " + written.lastErrorOrNone());
+            }
         }
         LOG.warning(() -> group + " dead-lettered " + where(record) + " to "
                 + ConsumerDeadLetters.topicFor(record.topic(), group) + " after " + failure.attempts()

@@ -67,7 +67,7 @@ public class ConsumerDeadLetters {
         record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static String stackTrace(Throwable error) {
+    static String stackTrace(Throwable error) {
         StringWriter text = new StringWriter();
         error.printStackTrace(new PrintWriter(text));
         String trace = text.toString();

@@ -15,17 +15,22 @@ import java.util.logging.Logger;
 
 /**
  * The latest figures that cost a query or a round trip to Kafka: rows per status, the oldest
- * pending age, each consumer group's lag. Taken on a schedule ({@link #refresh()}), read for
- * free by the metrics, {@code /outbox/api/lag} and the console: a scrape never queries the database.
+ * pending age, each consumer group's lag and dead letters waiting. Taken on a schedule
+ * ({@link #refresh()}), read for free by the metrics, {@code /outbox/api/lag} and the console: a
+ * scrape never queries the database.
  */
 @ApplicationScoped
 public class LagSnapshot {
 
     private static final Logger LOG = Logger.getLogger(LagSnapshot.class.getName());
 
-    /** {@code databaseError}/{@code kafkaError} say why a part is stale; those parts keep their last values. */
+    /**
+     * {@code consumerDeadLetters}: per consumer group, the records it gave up on that wait for an operator.
+     * {@code databaseError}/{@code kafkaError} say why a part is stale; those parts keep their last values.
+     */
     public record Figures(Instant takenAt, Map<String, Long> rowsByStatus, double oldestPendingAgeSeconds,
-                          List<PartitionLag> consumers, String databaseError, String kafkaError) {
+                          List<PartitionLag> consumers, Map<String, Long> consumerDeadLetters, String databaseError,
+                          String kafkaError) {
     }
 
     @Inject
@@ -41,7 +46,8 @@ public class LagSnapshot {
     @Inject
     jakarta.enterprise.event.Event<Figures> measured;
 
-    private volatile Figures figures = new Figures(null, Map.of(), 0, List.of(), "not measured yet", "not measured yet");
+    private volatile Figures figures = new Figures(null, Map.of(), 0, List.of(), Map.of(), "not measured yet",
+            "not measured yet");
 
     public Figures figures() {
         return figures;
@@ -51,10 +57,12 @@ public class LagSnapshot {
         Figures last = figures;
         Map<String, Long> rows = last.rowsByStatus();
         double oldest = last.oldestPendingAgeSeconds();
+        Map<String, Long> consumerDeadLetters = last.consumerDeadLetters();
         String databaseError = null;
         try {
             rows = Map.copyOf(backlog.rowsByStatus());
             oldest = backlog.oldestPendingAgeSeconds();
+            consumerDeadLetters = Map.copyOf(backlog.consumerDeadLettersByGroup());
         } catch (Exception e) {
             databaseError = "database did not answer: " + e.getClass().getSimpleName();
         }
@@ -69,7 +77,7 @@ public class LagSnapshot {
             String why = databaseError != null ? databaseError : kafkaError;
             LOG.fine(() -> "lag figures partly stale: " + why);
         }
-        figures = new Figures(clock.instant(), rows, oldest, consumers, databaseError, kafkaError);
+        figures = new Figures(clock.instant(), rows, oldest, consumers, consumerDeadLetters, databaseError, kafkaError);
         measured.fire(figures);
     }
 }

@@ -2,6 +2,7 @@ package io.outboxrelay.lag.control;
 
 import io.outboxrelay.kafka.boundary.KafkaAdmin;
 import io.outboxrelay.lag.entity.PartitionLag;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.admin.Admin;
@@ -11,14 +12,22 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** How far each consumer group is behind: end offset minus committed offset, per topic and partition. */
+/**
+ * How far each consumer group is behind, per topic and partition: end offset minus committed offset, and how
+ * long ago the oldest record it has not consumed was written.
+ */
 @ApplicationScoped
 public class ConsumerLag {
 
@@ -27,8 +36,17 @@ public class ConsumerLag {
     @Inject
     KafkaAdmin kafkaAdmin;
 
+    @Inject
+    RecordAges recordAges;
+
+    @Inject
+    @OutboxClock
+    Clock clock;
+
     public List<PartitionLag> all() throws Exception {
-        List<PartitionLag> lags = new ArrayList<>();
+        record Position(String group, TopicPartition partition, long committed, long end) {
+        }
+        List<Position> positions = new ArrayList<>();
         for (ConsumerGroupListing group : admin().listConsumerGroups().all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin().listConsumerGroupOffsets(group.groupId())
                     .partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -38,11 +56,23 @@ public class ConsumerLag {
                     admin().listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             committed.forEach((partition, offset) -> {
                 if (offset != null && ends.containsKey(partition)) {
-                    long end = ends.get(partition).offset();
-                    lags.add(new PartitionLag(group.groupId(), partition.topic(), partition.partition(),
-                            offset.offset(), end, Math.max(0, end - offset.offset())));
+                    positions.add(new Position(group.groupId(), partition, offset.offset(), ends.get(partition).offset()));
                 }
             });
+        }
+        // a lagging group's oldest unconsumed record is the one at its committed offset (groups at one offset share it)
+        Set<RecordAges.Place> unconsumed = new LinkedHashSet<>();
+        positions.stream().filter(position -> position.end() > position.committed())
+                .forEach(position -> unconsumed.add(new RecordAges.Place(position.partition(), position.committed())));
+        Map<RecordAges.Place, Instant> writtenAt = unconsumed.isEmpty() ? Map.of() : recordAges.writtenAt(unconsumed);
+        Instant now = clock.instant();
+        List<PartitionLag> lags = new ArrayList<>();
+        for (Position position : positions) {
+            long lag = Math.max(0, position.end() - position.committed());
+            Instant oldest = lag == 0 ? null : writtenAt.get(new RecordAges.Place(position.partition(), position.committed()));
+            lags.add(new PartitionLag(position.group(), position.partition().topic(), position.partition().partition(),
+                    position.committed(), position.end(), lag,
+                    oldest == null ? 0 : Math.max(0, Duration.between(oldest, now).toMillis() / 1000.0)));
         }
         lags.sort(Comparator.comparing(PartitionLag::group).thenComparing(PartitionLag::topic)
                 .thenComparingInt(PartitionLag::partition));

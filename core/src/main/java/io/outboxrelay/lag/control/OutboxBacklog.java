@@ -39,8 +39,26 @@ public class OutboxBacklog {
                 SELECT o.created_at FROM outbox_event o
                  WHERE o.id = (SELECT min(u.id) FROM outbox_unsent u WHERE u.status = 'PENDING'))), 0)""";
 
+    /** The consumer dead letters waiting for an operator, per group, from the partial index of those waiting. */
+    private static final String CONSUMER_DEAD_LETTERS = """
+            SELECT consumer_group, count(*) AS waiting FROM consumer_dead_letter
+             WHERE status = 'DEAD_LETTERED' GROUP BY consumer_group""";
+
     @Inject
     OutboxDataSources dataSources;
+
+    /** Per consumer group, the records it gave up on that wait for an operator (groups with none are left out). */
+    public Map<String, Long> consumerDeadLettersByGroup() throws SQLException {
+        Map<String, Long> waiting = new TreeMap<>();
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement query = connection.prepareStatement(CONSUMER_DEAD_LETTERS);
+             ResultSet counts = query.executeQuery()) {
+            while (counts.next()) {
+                waiting.put(counts.getString("consumer_group"), counts.getLong("waiting"));
+            }
+        }
+        return waiting;
+    }
 
     public Map<String, Long> rowsByStatus() throws SQLException {
         Map<String, Long> rows = new TreeMap<>();

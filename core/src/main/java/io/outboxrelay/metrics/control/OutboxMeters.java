@@ -20,8 +20,10 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,6 +45,8 @@ public class OutboxMeters {
     private DistributionSummary batchSize;
     private DistributionSummary attempts;
     private MultiGauge consumerLag;
+    private MultiGauge oldestUnconsumed;
+    private MultiGauge consumerDeadLetters;
     private Counter sent;
     private Counter retried;
     private Counter deadLettered;
@@ -50,6 +54,9 @@ public class OutboxMeters {
     /** Per consumer group and result, made at the first record: a record costs a map lookup, not a registration. */
     private final Map<String, Counter> consumerRecords = new ConcurrentHashMap<>();
     private final Map<String, Counter> consumerFailures = new ConcurrentHashMap<>();
+    private final Map<String, Counter> consumerRetries = new ConcurrentHashMap<>();
+    private final Map<String, Timer> consumerHandling = new ConcurrentHashMap<>();
+    private final Set<String> deadLetterGroups = ConcurrentHashMap.newKeySet();
 
     @PostConstruct
     void register() {
@@ -97,6 +104,14 @@ public class OutboxMeters {
                 .description("Records a consumer group has not committed yet, per topic and partition")
                 .baseUnit("records")
                 .register(registry);
+        oldestUnconsumed = MultiGauge.builder("outbox.consumer.oldest.unconsumed.age")
+                .description("How long ago the oldest record a consumer group has not consumed yet was written, per topic")
+                .baseUnit("seconds")
+                .register(registry);
+        consumerDeadLetters = MultiGauge.builder("outbox.consumer.dead.letters")
+                .description("Records a consumer group gave up on that wait for an operator (consumer_dead_letter)")
+                .baseUnit("records")
+                .register(registry);
     }
 
     private Counter publishResult(String result) {
@@ -124,6 +139,22 @@ public class OutboxMeters {
                         .tags("group", outcome.group(), "result", result)
                         .register(registry))
                 .increment();
+        consumerHandling.computeIfAbsent(outcome.group(), group -> Timer.builder("outbox.consumer.handling")
+                        .description("Time a consumer group took to settle a record: handled, skipped or dead-lettered,"
+                                + " retries and backoff included")
+                        .tag("group", group)
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(1))
+                        .maximumExpectedValue(Duration.ofMinutes(5))
+                        .register(registry))
+                .record(outcome.handling());
+        if (outcome.retries() > 0) {
+            consumerRetries.computeIfAbsent(outcome.group(), group -> Counter.builder("outbox.consumer.retries")
+                            .description("Handler attempts of a consumer group that failed and were tried again")
+                            .tag("group", group)
+                            .register(registry))
+                    .increment(outcome.retries());
+        }
         if (outcome.failedAttempts() > 0) {
             consumerFailures.computeIfAbsent(outcome.group(), group -> Counter.builder("outbox.consumer.failures")
                             .description("Failed handler attempts of a consumer group (each retried or dead-lettered)")
@@ -146,6 +177,15 @@ public class OutboxMeters {
         consumerLag.register(figures.consumers().stream()
                 .map(partition -> MultiGauge.Row.of(Tags.of("group", partition.group(), "topic", partition.topic(),
                         "partition", Integer.toString(partition.partition())), partition.lag()))
+                .toList(), true);
+        Map<Tags, Double> oldest = new HashMap<>();
+        figures.consumers().forEach(partition -> oldest.merge(Tags.of("group", partition.group(), "topic", partition.topic()),
+                partition.oldestUnconsumedAgeSeconds(), Math::max));
+        oldestUnconsumed.register(oldest.entrySet().stream().map(entry -> MultiGauge.Row.of(entry.getKey(), entry.getValue()))
+                .toList(), true);
+        deadLetterGroups.addAll(figures.consumerDeadLetters().keySet()); // a group whose last one was replayed shows 0
+        consumerDeadLetters.register(deadLetterGroups.stream()
+                .map(group -> MultiGauge.Row.of(Tags.of("group", group), figures.consumerDeadLetters().getOrDefault(group, 0L)))
                 .toList(), true);
     }
 

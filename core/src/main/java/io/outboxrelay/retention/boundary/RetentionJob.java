@@ -20,18 +20,22 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Every {@code outbox.retention.interval-ms} (default one hour): deletes SENT rows published more
- * than {@code outbox.retention.sent-days} (7) ago and {@code consumed_event} rows older than
- * {@code outbox.retention.consumed-days} (30; it must outlive Kafka's retention plus any replay
- * window, or a redelivered event would take effect twice), {@code outbox.retention.batch-size}
- * (1000) rows at a time with {@code outbox.retention.pause-ms} (100) between batches. DLT and
- * DEAD rows are deleted only when {@code outbox.retention.dead-letter-days} is above 0 (off by default).
+ * Every {@code outbox.retention.interval-ms} (default one hour): deletes SENT rows published more than
+ * {@code outbox.retention.sent-days} (7) ago, or with {@code outbox.retention.archive} moves them to
+ * {@code outbox_event_archive} (kept {@code outbox.retention.archive-days}; 0, the default, for ever);
+ * deletes {@code consumed_event} rows older than {@code outbox.retention.consumed-days} (30; it must
+ * outlive Kafka's retention plus any replay window, or a redelivered event would take effect twice) and
+ * replayed consumer dead letters as old; {@code outbox.retention.batch-size} (1000) rows at a time with
+ * {@code outbox.retention.pause-ms} (100) between batches. DLT and DEAD rows, and consumer dead letters
+ * waiting for an operator, are deleted only when {@code outbox.retention.dead-letter-days} is above 0
+ * (off by default).
  */
 @Singleton(name = "OutboxRelayRetention")
 @Startup
@@ -60,6 +64,14 @@ public class RetentionJob {
     @Inject
     @ConfigProperty(name = "outbox.retention.dead-letter-days", defaultValue = "0")
     int deadLetterDays;
+
+    @Inject
+    @ConfigProperty(name = "outbox.retention.archive", defaultValue = "false")
+    boolean archive;
+
+    @Inject
+    @ConfigProperty(name = "outbox.retention.archive-days", defaultValue = "0")
+    int archiveDays;
 
     @Inject
     @ConfigProperty(name = "outbox.retention.batch-size", defaultValue = "1000")
@@ -111,12 +123,26 @@ public class RetentionJob {
 
     void run() throws Exception {
         OffsetDateTime now = OffsetDateTime.now(clock);
-        delete("outbox_event", size -> store.deleteSent(now.minusDays(sentDays), size), "SENT rows older than " + sentDays + " days");
+        if (archive) {
+            delete("outbox_event", size -> store.archiveSent(now.minusDays(sentDays), size),
+                    "SENT rows older than " + sentDays + " days (moved to outbox_event_archive)");
+        } else {
+            delete("outbox_event", size -> store.deleteSent(now.minusDays(sentDays), size),
+                    "SENT rows older than " + sentDays + " days");
+        }
+        if (archiveDays > 0) {
+            delete("outbox_event_archive", size -> store.deleteArchived(now.minusDays(archiveDays), size),
+                    "archived rows older than " + archiveDays + " days");
+        }
         delete("consumed_event", size -> store.deleteConsumed(now.minusDays(consumedDays), size),
                 "dedup-log rows older than " + consumedDays + " days");
+        delete("consumer_dead_letter", size -> store.deleteConsumerDeadLetters(List.of("REPLAYED"),
+                now.minusDays(consumedDays), size), "replayed consumer dead letters older than " + consumedDays + " days");
         if (deadLetterDays > 0) {
             delete("outbox_event", size -> store.deleteDeadLetters(now.minusDays(deadLetterDays), size),
                     "DLT/DEAD rows unchanged for " + deadLetterDays + " days");
+            delete("consumer_dead_letter", size -> store.deleteConsumerDeadLetters(List.of("DEAD_LETTERED"),
+                    now.minusDays(deadLetterDays), size), "consumer dead letters unchanged for " + deadLetterDays + " days");
         }
     }
 

@@ -61,6 +61,12 @@ class ConsumerRedeliveryIT {
         }
 
         assertThat(effects(eventId)).as("the redelivered record was recognised and skipped").isEqualTo(1);
+        assertThat(Database.rows("SELECT duplicates, last_duplicate_at, kafka_topic, kafka_partition, kafka_offset"
+                + " FROM consumed_event WHERE consumer_group = ? AND event_id = ?", GROUP, eventId))
+                .singleElement().as("the group's record of the event counts the duplicate and names the record it handled")
+                .satisfies(row -> assertThat(row).containsEntry("duplicates", 1).containsEntry("kafka_topic", TOPIC)
+                        .containsEntry("kafka_partition", sent.partition()).containsEntry("kafka_offset", sent.offset())
+                        .extractingByKey("last_duplicate_at").isNotNull());
     }
 
     private static long effects(UUID eventId) {

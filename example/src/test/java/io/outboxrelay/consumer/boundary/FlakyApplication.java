@@ -1,13 +1,16 @@
 package io.outboxrelay.consumer.boundary;
 
 import io.outboxrelay.consumer.control.ConsumedEvents;
+import io.outboxrelay.consumer.control.ConsumerDeadLetterRows;
 import io.outboxrelay.consumer.control.ConsumerDeadLetters;
+import io.outboxrelay.consumer.control.ConsumerPolicies;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.PoisonRecordException;
+import io.outboxrelay.consumer.entity.RecordPlace;
 import io.outboxrelay.database.boundary.DatabaseFailures;
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.kafka.boundary.KafkaSettings;
@@ -39,7 +42,8 @@ final class FlakyApplication {
                         ConsumerOutcome.Kind.class, ConsumerContext.class, Retrying.class, Retrying.Result.class,
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
                         Backoff.class, DatabaseFailures.class, OutboxDataSources.class, KafkaSettings.class, SystemClock.class,
-                        OutboxClock.class)
+                        OutboxClock.class, ConsumerDeadLetterRows.class, ConsumerDeadLetterRows.Taken.class,
+                        ConsumerPolicies.class, ConsumerReplays.class, RecordPlace.class)
                 .addAsResource("META-INF/persistence.xml")
                 .addAsResource(new StringAsset(String.join("\n",
                         "mp.messaging.connector.liberty-kafka.bootstrap.servers=${KAFKA_BOOTSTRAP_SERVERS}",
@@ -50,7 +54,9 @@ final class FlakyApplication {
                         "mp.messaging.incoming.flaky.value.deserializer=org.apache.kafka.common.serialization.StringDeserializer",
                         "mp.messaging.incoming.flaky.enable.auto.commit=false",
                         "mp.messaging.incoming.flaky.auto.offset.reset=earliest")), "META-INF/microprofile-config.properties")
-                .addAsLibraries(jarOf(KafkaProducer.class), jarOf(org.slf4j.Logger.class));
+                // the relay compresses with lz4: a consumer of what it publishes needs the codec, as Maven
+                // would package it (kafka-clients depends on it)
+                .addAsLibraries(jarOf(KafkaProducer.class), jarOf(org.slf4j.Logger.class), jarOf(net.jpountz.lz4.LZ4Factory.class));
     }
 
     private static File jarOf(Class<?> type) {

@@ -3,6 +3,7 @@ package io.outboxrelay.consumer.boundary;
 import io.outboxrelay.consumer.boundary.IdempotentHandling.Outcome;
 import io.outboxrelay.consumer.control.ConsumedEvents;
 import io.outboxrelay.consumer.entity.IncomingEvent;
+import io.outboxrelay.consumer.entity.RecordPlace;
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
@@ -37,7 +38,8 @@ class IdempotentHandlingIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "idempotent-handling-it.war")
                 .addClasses(IdempotentHandling.class, IdempotentHandling.Outcome.class, ConsumedEvents.class,
-                        IncomingEvent.class, NotificationRows.class, ConsumerContext.class, OutboxDataSources.class)
+                        IncomingEvent.class, RecordPlace.class, NotificationRows.class, ConsumerContext.class,
+                        OutboxDataSources.class)
                 .addAsResource("META-INF/persistence.xml");
     }
 
@@ -72,6 +74,8 @@ class IdempotentHandlingIT {
         assertEquals(1, outcomes.stream().filter(outcome -> outcome == Outcome.DUPLICATE).count(), outcomes.toString());
         assertEquals(1, count("SELECT count(*) FROM notification WHERE event_id = ?::uuid", event.eventId()));
         assertEquals(1, count("SELECT count(*) FROM consumed_event WHERE event_id = ?::uuid", event.eventId()));
+        assertEquals(1, count("SELECT duplicates FROM consumed_event WHERE event_id = ?::uuid", event.eventId()),
+                "the skipped delivery is counted");
     }
 
     @Test

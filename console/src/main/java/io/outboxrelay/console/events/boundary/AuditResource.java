@@ -1,6 +1,7 @@
 package io.outboxrelay.console.events.boundary;
 
 import io.outboxrelay.console.events.entity.AuditEntry;
+import io.outboxrelay.console.security.boundary.OperatorApiOnly;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

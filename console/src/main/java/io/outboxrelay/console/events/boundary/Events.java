@@ -1,7 +1,11 @@
 package io.outboxrelay.console.events.boundary;
 
+import io.outboxrelay.console.consumers.boundary.ConsumerDeadLetterQueries;
+import io.outboxrelay.console.consumers.entity.ConsumerDeadLetter;
 import io.outboxrelay.console.events.control.EventCriteria;
+import io.outboxrelay.console.events.control.Timeline;
 import io.outboxrelay.console.events.entity.AuditEntry;
+import io.outboxrelay.console.events.entity.ConsumerStory;
 import io.outboxrelay.console.events.entity.EventDetail;
 import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventPage;
@@ -23,7 +27,9 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /** Read-only queries for operators, newest first, paged by a keyset cursor (the row id). */
@@ -37,6 +43,9 @@ public class Events {
 
     @Inject
     OutboxDataSources dataSources;
+
+    @Inject
+    ConsumerDeadLetterQueries consumerDeadLetters;
 
     /** One dead-letter triage group: same topic, same state, same error class. */
     public record DeadLetterGroup(String topic, String status, String errorClass, long events,
@@ -126,30 +135,62 @@ public class Events {
         return events;
     }
 
+    private static final String DETAIL_COLUMNS = "aggregate_type, aggregate_id, event_type, event_version, topic, attempts,"
+            + " last_error, next_attempt_at, last_attempt_at, first_failed_at, kafka_partition, kafka_offset, published_at,"
+            + " created_at, updated_at, replay_count, payload::text AS payload_json, headers::text AS headers_json";
+
+    /**
+     * The event as the outbox holds it, or, once retention archived it ({@code outbox.retention.archive}), as
+     * the archive does.
+     */
+    private static final String DETAIL = "SELECT " + DETAIL_COLUMNS + ", " + EventCriteria.STATUS + " AS shown_status,"
+            + " coalesce(l.lease_owner, outbox_event.lease_owner) AS holder,"
+            + " coalesce(l.lease_until, outbox_event.lease_until) AS held_until, NULL::timestamptz AS archived_at"
+            + " FROM outbox_event LEFT JOIN (SELECT id, lease_owner, lease_until FROM outbox_unsent) l"
+            + " ON l.id = outbox_event.id WHERE event_id = ?"
+            + " UNION ALL SELECT " + DETAIL_COLUMNS + ", status, lease_owner, lease_until, archived_at"
+            + " FROM outbox_event_archive WHERE event_id = ? LIMIT 1";
+
     public Optional<EventDetail> find(UUID eventId) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement query = prepare(connection,
-                     "SELECT outbox_event.*, " + EventCriteria.STATUS + " AS shown_status,"
-                             + " coalesce(l.lease_owner, outbox_event.lease_owner) AS holder,"
-                             + " coalesce(l.lease_until, outbox_event.lease_until) AS held_until,"
-                             + " payload::text AS payload_json, headers::text AS headers_json"
-                             + " FROM outbox_event LEFT JOIN (SELECT id, lease_owner, lease_until FROM outbox_unsent) l"
-                             + " ON l.id = outbox_event.id WHERE event_id = ?",
-                     List.of(eventId));
+             PreparedStatement query = prepare(connection, DETAIL, List.of(eventId, eventId));
              ResultSet row = query.executeQuery()) {
             if (!row.next()) {
                 return Optional.empty();
             }
-            return Optional.of(new EventDetail(eventId, row.getString("aggregate_type"), row.getString("aggregate_id"),
+            EventDetail event = new EventDetail(eventId, row.getString("aggregate_type"), row.getString("aggregate_id"),
                     row.getString("event_type"), row.getInt("event_version"), row.getString("topic"),
                     row.getString("shown_status"), row.getInt("attempts"), row.getString("last_error"),
                     time(row, "next_attempt_at"), time(row, "last_attempt_at"), time(row, "first_failed_at"),
                     row.getString("holder"), time(row, "held_until"),
                     (Integer) row.getObject("kafka_partition"), (Long) row.getObject("kafka_offset"),
-                    time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"),
+                    time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"), time(row, "archived_at"),
                     row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),
-                    audit(connection, "event_id = ?", List.of(eventId), null, 100)));
+                    audit(connection, "event_id = ?", List.of(eventId), null, 100), consumers(connection, eventId), List.of());
+            return Optional.of(event.withTimeline(Timeline.of(event)));
         }
+    }
+
+    /** What each consumer group did with the event: its record of handling it, and its dead letters. */
+    private List<ConsumerStory> consumers(Connection connection, UUID eventId) throws SQLException {
+        Map<String, List<ConsumerDeadLetter>> letters = new TreeMap<>();
+        for (ConsumerDeadLetter letter : consumerDeadLetters.ofEvent(eventId)) {
+            letters.computeIfAbsent(letter.consumerGroup(), group -> new ArrayList<>()).add(letter);
+        }
+        Map<String, ConsumerStory> stories = new TreeMap<>();
+        try (PreparedStatement query = prepare(connection, "SELECT consumer_group, consumed_at, kafka_topic, kafka_partition,"
+                + " kafka_offset, duplicates, last_duplicate_at FROM consumed_event WHERE event_id = ?", List.of(eventId));
+             ResultSet rows = query.executeQuery()) {
+            while (rows.next()) {
+                String group = rows.getString("consumer_group");
+                stories.put(group, new ConsumerStory(group, time(rows, "consumed_at"), rows.getString("kafka_topic"),
+                        (Integer) rows.getObject("kafka_partition"), (Long) rows.getObject("kafka_offset"),
+                        rows.getInt("duplicates"), time(rows, "last_duplicate_at"), letters.getOrDefault(group, List.of())));
+            }
+        }
+        letters.forEach((group, ofGroup) -> stories.putIfAbsent(group,
+                new ConsumerStory(group, null, null, null, null, 0, null, ofGroup)));
+        return List.copyOf(stories.values());
     }
 
     public List<AuditEntry> audit(Long cursor, int size) throws SQLException {
@@ -161,7 +202,8 @@ public class Events {
     private static List<AuditEntry> audit(Connection connection, String where, List<Object> parameters, Long cursor,
                                           int size) throws SQLException {
         List<Object> all = new ArrayList<>(parameters);
-        String sql = "SELECT id, at, actor, action, event_id, filter::text AS filter_json, cutoff, matched, replayed"
+        String sql = "SELECT id, at, actor, action, event_id, filter::text AS filter_json, cutoff, matched, replayed,"
+                + " consumer_group"
                 + " FROM replay_audit WHERE " + where;
         if (cursor != null) {
             sql += " AND id < ?";
@@ -175,7 +217,7 @@ public class Events {
                 entries.add(new AuditEntry(rows.getLong("id"), time(rows, "at"), rows.getString("actor"),
                         rows.getString("action"), (UUID) rows.getObject("event_id"),
                         rows.getString("filter_json") == null ? null : json(rows.getString("filter_json")),
-                        time(rows, "cutoff"), rows.getInt("matched"), rows.getInt("replayed")));
+                        time(rows, "cutoff"), rows.getInt("matched"), rows.getInt("replayed"), rows.getString("consumer_group")));
             }
         }
         return entries;

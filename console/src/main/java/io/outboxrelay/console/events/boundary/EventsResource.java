@@ -6,6 +6,7 @@ import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventNotFoundException;
 import io.outboxrelay.console.events.entity.EventPage;
 import io.outboxrelay.console.problem.boundary.InvalidInputException;
+import io.outboxrelay.console.security.boundary.OperatorApiOnly;
 import io.outboxrelay.outbox.entity.EventStatus;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;

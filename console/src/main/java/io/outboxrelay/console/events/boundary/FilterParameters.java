@@ -51,18 +51,7 @@ final class FilterParameters {
     }
 
     static Long cursor(String cursor) {
-        if (blank(cursor)) {
-            return null;
-        }
-        try {
-            long value = Long.parseLong(cursor.trim());
-            if (value < 1) {
-                throw new NumberFormatException();
-            }
-            return value;
-        } catch (NumberFormatException notACursor) {
-            throw new InvalidInputException("'cursor' must be the nextCursor of an earlier page");
-        }
+        return Parameters.positive(cursor, "'cursor' must be the nextCursor of an earlier page");
     }
 
     static Set<EventStatus> statuses(List<String> values) {
@@ -102,16 +91,7 @@ final class FilterParameters {
     }
 
     private static String text(String name, String value) {
-        if (blank(value)) {
-            return null;
-        }
-        if (value.length() > MAX_TEXT) {
-            throw new InvalidInputException("'" + name + "' is at most " + MAX_TEXT + " characters");
-        }
-        if (Parameters.hasControlCharacters(value)) {
-            throw new InvalidInputException("'" + name + "' must not contain control characters");
-        }
-        return value;
+        return Parameters.text(name, value, MAX_TEXT);
     }
 
     private static boolean blank(String value) {

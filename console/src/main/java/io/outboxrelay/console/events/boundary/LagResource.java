@@ -1,7 +1,10 @@
 package io.outboxrelay.console.events.boundary;
 
+import io.outboxrelay.console.security.boundary.OperatorApiOnly;
+import io.outboxrelay.lag.boundary.LagHistory;
 import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.lag.boundary.PublishRate;
+import io.outboxrelay.lag.entity.LagSample;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -12,6 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -38,6 +42,9 @@ public class LagResource {
     @Inject
     PublishRate publishRate;
 
+    @Inject
+    LagHistory lagHistory;
+
     @Operation(operationId = "getLag", summary = "Rows per status, oldest pending age, publish rate, consumer lag")
     @APIResponse(responseCode = "200", description = "The latest lag snapshot")
     @APIResponse(responseCode = "401", ref = "Unauthorized")
@@ -52,6 +59,7 @@ public class LagResource {
         lag.put("oldestPendingAgeSeconds", figures.oldestPendingAgeSeconds());
         lag.put("publishRatePerSecond", publishRate.perSecond());
         lag.put("consumerGroups", figures.consumers());
+        lag.put("consumerDeadLetters", figures.consumerDeadLetters());
         if (figures.databaseError() != null) {
             lag.put("databaseError", figures.databaseError());
         }
@@ -59,5 +67,18 @@ public class LagResource {
             lag.put("consumerGroupsError", figures.kafkaError());
         }
         return lag;
+    }
+
+    @Operation(operationId = "getLagHistory", summary = "This server's lag snapshots of the last hour, oldest first",
+            description = "One sample per snapshot (outbox.lag.refresh-ms): oldest pending age, this server's publish rate,"
+                    + " each consumer group's total lag per topic. Kept in memory for outbox.lag.history-minutes.")
+    @APIResponse(responseCode = "200", description = "The samples")
+    @APIResponse(responseCode = "401", ref = "Unauthorized")
+    @APIResponse(responseCode = "403", ref = "Forbidden")
+    @GET
+    @Path("history")
+    public List<LagSample> history() {
+        OperatorApiOnly.require(uri);
+        return lagHistory.samples();
     }
 }

@@ -6,11 +6,22 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 
-/** Everything about one event, including where it landed in Kafka and its replays. */
+/**
+ * Everything about one event: the outbox row (or its archived copy, {@code archivedAt} then set), where it
+ * landed in Kafka, its replays, what each consumer group did with it, and all of that as one timeline,
+ * oldest first.
+ */
 public record EventDetail(UUID eventId, String aggregateType, String aggregateId, String eventType, int eventVersion,
                           String topic, String status, int attempts, String lastError, OffsetDateTime nextAttemptAt,
                           OffsetDateTime lastAttemptAt, OffsetDateTime firstFailedAt, String leaseOwner,
                           OffsetDateTime leaseUntil, Integer kafkaPartition, Long kafkaOffset,
                           OffsetDateTime publishedAt, OffsetDateTime createdAt, OffsetDateTime updatedAt,
-                          int replayCount, JsonValue payload, JsonValue headers, List<AuditEntry> replays) {
+                          OffsetDateTime archivedAt, int replayCount, JsonValue payload, JsonValue headers, List<AuditEntry> replays,
+                          List<ConsumerStory> consumers, List<TimelineEntry> timeline) {
+
+    public EventDetail withTimeline(List<TimelineEntry> steps) {
+        return new EventDetail(eventId, aggregateType, aggregateId, eventType, eventVersion, topic, status, attempts,
+                lastError, nextAttemptAt, lastAttemptAt, firstFailedAt, leaseOwner, leaseUntil, kafkaPartition, kafkaOffset,
+                publishedAt, createdAt, updatedAt, archivedAt, replayCount, payload, headers, replays, consumers, List.copyOf(steps));
+    }
 }

@@ -1,8 +1,9 @@
 package io.outboxrelay.console.pages.boundary;
 
 import io.outboxrelay.console.pages.control.Charts;
+import io.outboxrelay.lag.boundary.LagHistory;
 import io.outboxrelay.lag.boundary.LagSnapshot;
-import io.outboxrelay.lag.boundary.PublishRate;
+import io.outboxrelay.lag.entity.LagSample;
 import io.outboxrelay.lag.entity.PartitionLag;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;
@@ -10,63 +11,48 @@ import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
 import java.io.Serializable;
-import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Lag, redrawn every few seconds while the page is open: rows by status, the age of the
- * oldest event not yet published and this server's publish rate (as lines over the last
- * {@value #SAMPLES} samples), and each consumer group's lag.
+ * Lag, redrawn every few seconds while the page is open: rows by status, the age of the oldest event not yet
+ * published and this server's publish rate as lines over the server's lag history (the last hour, so a reload
+ * keeps them), each consumer group's lag and the age of its oldest unconsumed record, and the records each
+ * group gave up on that wait for an operator.
  */
 @Named("outboxLag")
 @ViewScoped
 public class LagPage implements Serializable {
 
     private static final long serialVersionUID = 1L;
-    private static final int SAMPLES = 120;
-    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     @Inject
     LagSnapshot snapshot;
 
     @Inject
-    PublishRate publishRate;
+    LagHistory history;
 
-    private final Deque<String> times = new ArrayDeque<>();
-    private final Deque<Double> ages = new ArrayDeque<>();
-    private final Deque<Double> rates = new ArrayDeque<>();
+    private transient List<LagSample> samples = List.of();
     private Map<String, Long> rowsByStatus = new TreeMap<>();
     private transient List<PartitionLag> partitions = List.of();
+    private Map<String, Long> consumerDeadLetters = new TreeMap<>();
+    private double oldestPendingAgeSeconds;
     private String consumerError;
 
-    /** Reads the latest lag snapshot (refreshed by the server every {@code outbox.lag.refresh-ms}). */
+    /** Reads the latest lag snapshot and the history (refreshed by the server every {@code outbox.lag.refresh-ms}). */
     @PostConstruct
     public void refresh() {
         LagSnapshot.Figures figures = snapshot.figures();
         rowsByStatus = new TreeMap<>(figures.rowsByStatus());
-        sample(LocalTime.now().truncatedTo(ChronoUnit.SECONDS).format(CLOCK), figures.oldestPendingAgeSeconds(),
-                publishRate.perSecond());
+        oldestPendingAgeSeconds = figures.oldestPendingAgeSeconds();
+        samples = history.samples();
         partitions = figures.consumers();
-        consumerError = figures.kafkaError() != null ? figures.kafkaError()
-                : figures.databaseError();
-    }
-
-    private void sample(String time, double age, double rate) {
-        times.addLast(time);
-        ages.addLast(age);
-        rates.addLast(rate);
-        if (times.size() > SAMPLES) {
-            times.removeFirst();
-            ages.removeFirst();
-            rates.removeFirst();
-        }
+        consumerDeadLetters = new TreeMap<>(figures.consumerDeadLetters());
+        consumerError = figures.kafkaError() != null ? figures.kafkaError() : figures.databaseError();
     }
 
     public String getStatusChart() {
@@ -74,11 +60,13 @@ public class LagPage implements Serializable {
     }
 
     public String getAgeChart() {
-        return Charts.line("Oldest pending age (s)", new ArrayList<>(times), new ArrayList<>(ages));
+        return Charts.line("Oldest pending age (s), last hour", times(), samples().stream()
+                .map(LagSample::oldestPendingAgeSeconds).toList());
     }
 
     public String getRateChart() {
-        return Charts.line("Publish rate (events/s, this server)", new ArrayList<>(times), new ArrayList<>(rates));
+        return Charts.line("Publish rate (events/s, this server), last hour", times(), samples().stream()
+                .map(LagSample::publishRatePerSecond).toList());
     }
 
     /** Total lag per consumer group and topic. */
@@ -88,8 +76,16 @@ public class LagPage implements Serializable {
         return Charts.bars("Consumer lag (records)", lagByGroup);
     }
 
+    private List<String> times() {
+        return samples().stream().map(sample -> CLOCK.format(sample.takenAt())).toList();
+    }
+
+    private List<LagSample> samples() {
+        return samples == null ? List.of() : samples;
+    }
+
     public double getOldestPendingAgeSeconds() {
-        return ages.isEmpty() ? 0 : ages.getLast();
+        return oldestPendingAgeSeconds;
     }
 
     public Map<String, Long> getRowsByStatus() {
@@ -97,7 +93,11 @@ public class LagPage implements Serializable {
     }
 
     public List<PartitionLag> getPartitions() {
-        return partitions;
+        return partitions == null ? List.of() : partitions;
+    }
+
+    public List<Map.Entry<String, Long>> getConsumerDeadLetters() {
+        return List.copyOf(consumerDeadLetters.entrySet());
     }
 
     public String getConsumerError() {

@@ -47,6 +47,36 @@ public final class Parameters {
         return year >= 1 && year <= 9999;
     }
 
+    /** A filter's text, or null when blank: at most {@code max} characters, no control characters. */
+    public static String text(String name, String value, int max) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        if (value.length() > max) {
+            throw new InvalidInputException("'" + name + "' is at most " + max + " characters");
+        }
+        if (hasControlCharacters(value)) {
+            throw new InvalidInputException("'" + name + "' must not contain control characters");
+        }
+        return value;
+    }
+
+    /** A whole number above 0 (an id, a cursor), or null when blank; otherwise a 400 that says {@code expected}. */
+    public static Long positive(String value, String expected) {
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            long number = Long.parseLong(value.trim());
+            if (number < 1) {
+                throw new NumberFormatException();
+            }
+            return number;
+        } catch (NumberFormatException notANumber) {
+            throw new InvalidInputException(expected);
+        }
+    }
+
     /** Control characters have no place in a filter value (and PostgreSQL text cannot even hold a NUL). */
     public static boolean hasControlCharacters(String value) {
         return value.chars().anyMatch(Character::isISOControl);

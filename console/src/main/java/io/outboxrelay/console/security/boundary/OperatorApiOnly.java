@@ -1,4 +1,4 @@
-package io.outboxrelay.console.events.boundary;
+package io.outboxrelay.console.security.boundary;
 
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.UriInfo;
@@ -9,14 +9,14 @@ import jakarta.ws.rs.core.UriInfo;
  * included, but without the operator API's authentication filter, strict JSON and problem mapping: there
  * they answer 404 rather than serve, say, a bulk replay whose misspelt filter field went unnoticed.
  */
-final class OperatorApiOnly {
+public final class OperatorApiOnly {
 
-    static final String BASE_PATH = "/outbox/api/";
+    public static final String BASE_PATH = "/outbox/api/";
 
     private OperatorApiOnly() {
     }
 
-    static void require(UriInfo uri) {
+    public static void require(UriInfo uri) {
         if (!uri.getBaseUri().getPath().endsWith(BASE_PATH)) {
             throw new NotFoundException();
         }
