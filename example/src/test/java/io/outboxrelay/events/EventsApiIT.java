@@ -6,7 +6,9 @@ import io.outboxrelay.support.Database;
 import io.outboxrelay.support.Kafka;
 import io.outboxrelay.support.OutboxRows;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import static io.outboxrelay.support.Problems.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,22 +44,21 @@ class EventsApiIT {
     }
 
     @Test
-    void anOrdersEventIsFollowedFromItsAppendToEachConsumerGroupThatHandledIt() {
+    void anOrdersEventIsFollowedFromItsAppendToEachConsumerGroupThatHandledItOrHasNotReachedIt() throws Exception {
         Answer created = Api.post("/api/orders", """
                 {"customerId": "c-story", "lines": [{"sku": "STORY-1", "quantity": 1, "unitPrice": 3.00}]}""");
         assertThat(created.status()).as(created.body()).isEqualTo(201);
         UUID eventId = UUID.fromString(created.json().getString("eventId"));
 
-        JsonObject story = Awaitility.await("both sample consumers to have handled " + eventId)
+        JsonObject story = Awaitility.await("both sample consumers to have handled " + eventId + " and committed past it")
                 .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
                 .until(() -> Api.get("/outbox/api/events/" + eventId, Api.VIEWER).json(),
-                        detail -> detail.getJsonArray("consumers").stream().map(JsonObject.class::cast)
-                                .filter(consumer -> consumer.containsKey("processedAt")).count() == 2);
+                        detail -> handledHere(detail).stream().filter(consumer -> consumer.getBoolean("pastInKafka", false))
+                                .count() == 2);
 
-        assertThat(story.getJsonArray("consumers")).extracting(consumer -> ((JsonObject) consumer).getString("consumerGroup"))
+        assertThat(handledHere(story)).extracting(consumer -> consumer.getString("consumerGroup"))
                 .containsExactly("inventory", "notifications");
-        for (JsonValue value : story.getJsonArray("consumers")) {
-            JsonObject consumer = (JsonObject) value;
+        for (JsonObject consumer : handledHere(story)) {
             assertThat(consumer.getString("topic")).isEqualTo("order.events");
             assertThat(consumer.getInt("partition")).isEqualTo(story.getInt("kafkaPartition"));
             assertThat(consumer.getJsonNumber("offset").longValue()).isEqualTo(story.getJsonNumber("kafkaOffset").longValue());
@@ -68,6 +70,25 @@ class EventsApiIT {
         assertThat(story.getJsonArray("timeline").getJsonObject(1).getString("detail"))
                 .isEqualTo("order.events partition " + story.getInt("kafkaPartition") + ", offset "
                         + story.getJsonNumber("kafkaOffset").longValue());
+
+        // a group of another product, which has committed up to the event but not past it
+        String behind = "story-behind-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", Kafka.BOOTSTRAP))) {
+            admin.alterConsumerGroupOffsets(behind, Map.of(new TopicPartition("order.events", story.getInt("kafkaPartition")),
+                    new OffsetAndMetadata(story.getJsonNumber("kafkaOffset").longValue()))).all().get(30, TimeUnit.SECONDS);
+        }
+        JsonObject notYet = Awaitility.await(behind + " in the story").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> Api.get("/outbox/api/events/" + eventId, Api.VIEWER).json().getJsonArray("consumers")
+                        .getValuesAs(JsonObject.class).stream().filter(consumer -> behind.equals(consumer.getString("consumerGroup")))
+                        .findFirst().orElse(null), java.util.Objects::nonNull);
+        assertThat(notYet.getBoolean("pastInKafka")).as("not read past the event yet").isFalse();
+        assertThat(notYet.containsKey("processedAt")).isFalse();
+    }
+
+    private static List<JsonObject> handledHere(JsonObject story) {
+        return story.getJsonArray("consumers").getValuesAs(JsonObject.class).stream()
+                .filter(consumer -> consumer.containsKey("processedAt")).toList();
     }
 
     @Test

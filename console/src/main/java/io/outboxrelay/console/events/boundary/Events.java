@@ -11,6 +11,7 @@ import io.outboxrelay.console.events.entity.EventFilter;
 import io.outboxrelay.console.events.entity.EventPage;
 import io.outboxrelay.console.events.entity.EventSummary;
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.outbox.entity.EventStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -46,6 +47,9 @@ public class Events {
 
     @Inject
     ConsumerDeadLetterQueries consumerDeadLetters;
+
+    @Inject
+    LagSnapshot lag;
 
     /** One dead-letter triage group: same topic, same state, same error class. */
     public record DeadLetterGroup(String topic, String status, String errorClass, long events,
@@ -166,13 +170,27 @@ public class Events {
                     (Integer) row.getObject("kafka_partition"), (Long) row.getObject("kafka_offset"),
                     time(row, "published_at"), time(row, "created_at"), time(row, "updated_at"), time(row, "archived_at"),
                     row.getInt("replay_count"), json(row.getString("payload_json")), json(row.getString("headers_json")),
-                    audit(connection, "event_id = ?", List.of(eventId), null, 100), consumers(connection, eventId), List.of());
+                    audit(connection, "event_id = ?", List.of(eventId), null, 100),
+                    consumers(connection, eventId, row.getString("topic"), (Integer) row.getObject("kafka_partition"),
+                            (Long) row.getObject("kafka_offset")), List.of());
             return Optional.of(event.withTimeline(Timeline.of(event)));
         }
     }
 
-    /** What each consumer group did with the event: its record of handling it, and its dead letters. */
-    private List<ConsumerStory> consumers(Connection connection, UUID eventId) throws SQLException {
+    /**
+     * What each consumer group did with the event: its record of handling it, its dead letters, and, from the
+     * latest lag snapshot, whether its committed offset is past the event's record: which also lists the groups
+     * that read the topic but neither handled the event here nor gave it up (they have not reached it, or do
+     * not use this product's consumer).
+     */
+    private List<ConsumerStory> consumers(Connection connection, UUID eventId, String topic, Integer partition,
+                                          Long offset) throws SQLException {
+        Map<String, Boolean> past = new TreeMap<>();
+        if (partition != null && offset != null) {
+            lag.figures().consumers().stream()
+                    .filter(position -> position.topic().equals(topic) && position.partition() == partition)
+                    .forEach(position -> past.put(position.group(), position.committed() > offset));
+        }
         Map<String, List<ConsumerDeadLetter>> letters = new TreeMap<>();
         for (ConsumerDeadLetter letter : consumerDeadLetters.ofEvent(eventId)) {
             letters.computeIfAbsent(letter.consumerGroup(), group -> new ArrayList<>()).add(letter);
@@ -185,11 +203,14 @@ public class Events {
                 String group = rows.getString("consumer_group");
                 stories.put(group, new ConsumerStory(group, time(rows, "consumed_at"), rows.getString("kafka_topic"),
                         (Integer) rows.getObject("kafka_partition"), (Long) rows.getObject("kafka_offset"),
-                        rows.getInt("duplicates"), time(rows, "last_duplicate_at"), letters.getOrDefault(group, List.of())));
+                        rows.getInt("duplicates"), time(rows, "last_duplicate_at"), letters.getOrDefault(group, List.of()),
+                        past.get(group)));
             }
         }
         letters.forEach((group, ofGroup) -> stories.putIfAbsent(group,
-                new ConsumerStory(group, null, null, null, null, 0, null, ofGroup)));
+                new ConsumerStory(group, null, null, null, null, 0, null, ofGroup, past.get(group))));
+        past.forEach((group, isPast) -> stories.putIfAbsent(group,
+                new ConsumerStory(group, null, null, null, null, 0, null, List.of(), isPast)));
         return List.copyOf(stories.values());
     }
 

@@ -62,7 +62,8 @@ class TimelineTest {
                 "order.events.inventory.DLT", "java.lang.IllegalStateException", "no stock table", 5, ms(45), ms(52),
                 "REPLAYED", 1, ms(2_100), "PROCESSED", ms(53), ms(2_100));
         AuditEntry asked = new AuditEntry(3, ms(2_000), "bob", "CONSUMER_REPLAY_ONE", EVENT, null, null, 1, 1, "inventory");
-        ConsumerStory inventory = new ConsumerStory("inventory", ms(2_050), "order.events", 2, 17L, 1, ms(3_000), List.of(letter));
+        ConsumerStory inventory = new ConsumerStory("inventory", ms(2_050), "order.events", 2, 17L, 1, ms(3_000),
+                List.of(letter), true);
         EventDetail event = event("SENT", ms(40), null, 0, List.of(asked), List.of(inventory));
 
         List<TimelineEntry> timeline = Timeline.of(event);
@@ -93,7 +94,7 @@ class TimelineTest {
     }
 
     private static ConsumerStory handled(String group, OffsetDateTime at) {
-        return new ConsumerStory(group, at, "order.events", 2, 17L, 0, null, List.of());
+        return new ConsumerStory(group, at, "order.events", 2, 17L, 0, null, List.of(), true);
     }
 
     private static EventDetail event(String status, OffsetDateTime publishedAt, OffsetDateTime firstFailedAt, int attempts,
