@@ -44,7 +44,6 @@ import java.util.Map;
 public class ConsumerDeadLettersResource {
 
     private static final int MAX_TEXT = 300;
-    private static final int MAX_PAGE_SIZE = 200;
 
     @Context
     UriInfo uri;
@@ -71,7 +70,7 @@ public class ConsumerDeadLettersResource {
         OperatorApiOnly.require(uri);
         ConsumerDeadLetterFilter filter = new ConsumerDeadLetterFilter(text("consumerGroup", group), text("topic", topic),
                 text("errorClass", errorClass), Parameters.uuid("eventId", eventId), status(status));
-        return queries.search(filter, cursor(cursor), size(size));
+        return queries.search(filter, cursor(cursor), Parameters.pageSize(Parameters.wholeNumber("size", size)));
     }
 
     @Operation(operationId = "groupConsumerDeadLetters", summary = "The consumer dead letters waiting, by group, topic and error",
@@ -173,14 +172,5 @@ public class ConsumerDeadLettersResource {
 
     private static Long cursor(String value) {
         return Parameters.positive(value, "'cursor' must be the nextCursor of an earlier page");
-    }
-
-    private static int size(String value) {
-        Integer size = Parameters.wholeNumber("size", value);
-        int pageSize = size == null ? 50 : size;
-        if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-            throw new InvalidInputException("'size' must be between 1 and " + MAX_PAGE_SIZE);
-        }
-        return pageSize;
     }
 }

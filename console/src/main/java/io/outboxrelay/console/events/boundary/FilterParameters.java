@@ -16,7 +16,6 @@ import java.util.UUID;
 /** Turns request parameters into a filter, refusing malformed ones with a 400 that says which and why. */
 final class FilterParameters {
 
-    static final int MAX_PAGE_SIZE = 200;
     private static final int MAX_TEXT = 200;
 
     private FilterParameters() {
@@ -37,17 +36,13 @@ final class FilterParameters {
         return Parameters.uuid(name, value);
     }
 
-    /** The page size: 50 when absent, at most {@value #MAX_PAGE_SIZE}. */
+    /** The page size: 50 when absent, at most {@value Parameters#MAX_PAGE_SIZE}. */
     static int pageSize(String size) {
         return size(Parameters.wholeNumber("size", size));
     }
 
     static int size(Integer size) {
-        int value = size == null ? 50 : size;
-        if (value < 1 || value > MAX_PAGE_SIZE) {
-            throw new InvalidInputException("'size' must be between 1 and " + MAX_PAGE_SIZE);
-        }
-        return value;
+        return Parameters.pageSize(size);
     }
 
     static Long cursor(String cursor) {

@@ -25,6 +25,18 @@ public final class Parameters {
         return UUID.fromString(value.trim());
     }
 
+    /** The most rows a page of the operator API holds. */
+    public static final int MAX_PAGE_SIZE = 200;
+
+    /** A page size: 50 when absent, between 1 and {@value #MAX_PAGE_SIZE}. */
+    public static int pageSize(Integer size) {
+        int value = size == null ? 50 : size;
+        if (value < 1 || value > MAX_PAGE_SIZE) {
+            throw new InvalidInputException("'size' must be between 1 and " + MAX_PAGE_SIZE);
+        }
+        return value;
+    }
+
     /** A whole number, or null when blank. */
     public static Integer wholeNumber(String name, String value) {
         if (value == null || value.isBlank()) {
