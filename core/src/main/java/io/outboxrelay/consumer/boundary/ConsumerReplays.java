@@ -4,10 +4,13 @@ import io.outboxrelay.consumer.control.ConsumerDeadLetterRows;
 import io.outboxrelay.consumer.control.ConsumerDeadLetterRows.Taken;
 import io.outboxrelay.consumer.control.ConsumerPolicies;
 import io.outboxrelay.consumer.control.IncomingEvents;
+import io.outboxrelay.consumer.control.ProcessSpans;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.RecordPlace;
+import io.outboxrelay.tracing.boundary.MessageSpan;
+import io.outboxrelay.tracing.boundary.Tracing;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
@@ -44,6 +47,9 @@ public class ConsumerReplays {
     private static final Logger LOG = Logger.getLogger(ConsumerReplays.class.getName());
 
     private static final int BATCH = 20;
+
+    @Inject
+    Tracing tracing;
 
     @Inject
     ConsumerDeadLetterRows rows;
@@ -113,11 +119,20 @@ public class ConsumerReplays {
         Consumer<IncomingEvent> handler = handlers.get(replay.group());
         IdempotentHandling.Outcome[] outcome = new IdempotentHandling.Outcome[1];
         RecordPlace place = RecordPlace.of(replay.record());
-        Retrying.Result result = policies.handling().run(() -> outcome[0] =
-                idempotent.handleOnce(replay.group(), place, IncomingEvents.of(replay.record()), handler));
+        MessageSpan span = ProcessSpans.start(tracing, replay.group(), replay.record(), true);
+        Retrying.Result result;
+        try (MessageSpan.Scope current = span.makeCurrent()) {
+            result = policies.handling().run(() -> outcome[0] =
+                    idempotent.handleOnce(replay.group(), place, IncomingEvents.of(replay.record()), handler));
+        } catch (InterruptedException | RuntimeException unfinished) {
+            span.outcome("interrupted");
+            span.end();
+            throw unfinished;
+        }
         ConsumerOutcome.Kind kind = !result.passed() ? ConsumerOutcome.Kind.DEAD_LETTERED
                 : outcome[0] == IdempotentHandling.Outcome.DUPLICATE ? ConsumerOutcome.Kind.DUPLICATE
                 : ConsumerOutcome.Kind.PROCESSED;
+        ProcessSpans.end(span, kind, result);
         if (result.passed()) {
             rows.replayed(replay.id(), owner, kind.name());
             LOG.info(() -> replay.group() + " replayed its dead letter of " + place + ": " + (kind == ConsumerOutcome.Kind.DUPLICATE

@@ -5,10 +5,13 @@ import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.ConsumerPolicies;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
+import io.outboxrelay.consumer.control.ProcessSpans;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
 import io.outboxrelay.consumer.entity.RecordPlace;
+import io.outboxrelay.tracing.boundary.MessageSpan;
+import io.outboxrelay.tracing.boundary.Tracing;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,6 +60,9 @@ public class ReliableConsumer {
 
     @Inject
     ConsumerReplays replays;
+
+    @Inject
+    Tracing tracing;
 
     @Inject
     @ConfigProperty(name = "outbox.consumer.concurrency", defaultValue = "4")
@@ -112,7 +118,8 @@ public class ReliableConsumer {
         IdempotentHandling.Outcome[] outcome = new IdempotentHandling.Outcome[1];
         ConsumerOutcome.Kind kind;
         Retrying.Result result;
-        try {
+        MessageSpan span = ProcessSpans.start(tracing, group, record, false);
+        try (MessageSpan.Scope current = span.makeCurrent()) { // the handler's own spans and appends continue it
             RecordPlace place = RecordPlace.of(record);
             result = policies.handling().run(() ->
                     outcome[0] = idempotent.handleOnce(group, place, IncomingEvents.of(record), handler));
@@ -129,8 +136,11 @@ public class ReliableConsumer {
             }
         } catch (InterruptedException interrupted) { // server stopping: leave the record unacknowledged
             Thread.currentThread().interrupt();
+            span.outcome("interrupted");
+            span.end();
             return;
         }
+        ProcessSpans.end(span, kind, result);
         message.ack();
         outcomes.fire(new ConsumerOutcome(group, kind, result.attempts(), Duration.ofNanos(System.nanoTime() - started)));
     }

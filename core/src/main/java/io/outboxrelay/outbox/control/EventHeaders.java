@@ -1,6 +1,7 @@
 package io.outboxrelay.outbox.control;
 
 import io.outboxrelay.tracing.boundary.RequestTrace;
+import io.outboxrelay.tracing.boundary.Tracing;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
@@ -11,9 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The headers stored with an event: the caller's own, plus the correlation id and W3C
- * {@code traceparent} of the request that caused it. Outside a request (a timer, a consumer)
- * only the caller's headers are kept.
+ * The headers stored with an event: the caller's own, plus the correlation id of the request that caused it
+ * and the trace context to continue. With OpenTelemetry tracing that is the context of the span current in
+ * the writing transaction (the request's, or the consumer's that handles a record), in the propagators'
+ * headers ({@code traceparent}, {@code tracestate}); without it, the request's W3C {@code traceparent} as it
+ * came. Outside a request and a span (a timer) only the caller's headers are kept.
  */
 @ApplicationScoped
 public class EventHeaders {
@@ -24,12 +27,19 @@ public class EventHeaders {
     @Inject
     Instance<RequestTrace> requestTrace;
 
+    @Inject
+    Tracing tracing;
+
     public Map<String, String> of(Map<String, String> callerHeaders) {
         Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, String> spanContext = tracing.currentContext();
         currentTrace().ifPresent(trace -> {
             trace.correlationId().ifPresent(id -> headers.put(CORRELATION_ID, id));
-            trace.traceparent().ifPresent(parent -> headers.put(TRACEPARENT, parent));
+            if (spanContext.isEmpty()) {
+                trace.traceparent().ifPresent(parent -> headers.put(TRACEPARENT, parent));
+            }
         });
+        headers.putAll(spanContext);
         callerHeaders.forEach((name, value) -> {
             if (name == null || name.isBlank() || value == null) {
                 throw new IllegalArgumentException("event headers need a name and a value: " + name + "=" + value);

@@ -12,6 +12,7 @@ import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.RoundReport;
 import io.outboxrelay.time.OutboxClock;
+import io.outboxrelay.tracing.boundary.Tracing;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -68,6 +69,9 @@ public class RelayRound {
     @Inject
     InstanceClaim instance;
 
+    @Inject
+    Tracing tracing;
+
     /** Runs one round; returns how many rows it claimed (0 when idle, Kafka is down or another relay has our id). */
     public int run(String owner) throws SQLException, InterruptedException {
         Optional<Flight> flight = launch(owner);
@@ -101,10 +105,11 @@ public class RelayRound {
         }
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         claimed.forEach(event -> records.put(event.id(), KafkaRecords.of(event, settings.cloudEventsSource())));
+        PublishSpans spans = PublishSpans.start(tracing, claimed, records);
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());
         SendWindow window = SendWindow.opening(started, settings.lease(), publisher.landingBound(), System::nanoTime);
-        return Optional.of(new Flight(owner, claimed, publisher.send(records, failedBefore, window), started));
+        return Optional.of(new Flight(owner, claimed, publisher.send(records, failedBefore, window), spans, started));
     }
 
     /**
@@ -115,6 +120,7 @@ public class RelayRound {
         String owner = flight.owner();
         List<ClaimedEvent> claimed = flight.claimed();
         Map<Long, PublishResult> results = publisher.complete(flight.sending());
+        flight.spans().end(results);
 
         Instant done = clock.instant();
         Outcomes outcomes = new Outcomes(settings.maxAttempts(), settings.retryBackoff());
@@ -143,7 +149,8 @@ public class RelayRound {
     }
 
     /** A claimed batch on its way to Kafka, between {@link #launch} and {@link #land}. */
-    public record Flight(String owner, List<ClaimedEvent> claimed, EventPublisher.Sending sending, long started) {
+    public record Flight(String owner, List<ClaimedEvent> claimed, EventPublisher.Sending sending, PublishSpans spans,
+                         long started) {
     }
 
     private void report(List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
@@ -176,7 +183,9 @@ public class RelayRound {
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         deadLetters.forEach(letter -> records.put(letter.event().id(), KafkaRecords.deadLetter(letter.event(),
                 settings.cloudEventsSource(), letter.error(), letter.attempts(), now)));
+        PublishSpans spans = PublishSpans.start(tracing, deadLetters.stream().map(DeadLetter::event).toList(), records);
         Map<Long, PublishResult> results = publisher.publish(records, window);
+        spans.end(results);
         Instant done = clock.instant();
         Outcomes.DeadLetterDecision decision = outcomes.afterDeadLetters(deadLetters, results, done,
                 this::clusterReachable, ThreadLocalRandom.current()::nextDouble);

@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.boundary;
 
+import io.outboxrelay.relay.control.PublishSpans;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayRound.Flight;
 import io.outboxrelay.relay.entity.ClaimedEvent;
@@ -121,7 +122,7 @@ class RelayWorkerTest {
             if (size == null) {
                 return Optional.empty();
             }
-            Flight flight = new Flight(owner, Collections.nCopies(size, EVENT), null, System.nanoTime());
+            Flight flight = new Flight(owner, Collections.nCopies(size, EVENT), null, PublishSpans.NONE, System.nanoTime());
             numbers.put(flight, number);
             return Optional.of(flight);
         }

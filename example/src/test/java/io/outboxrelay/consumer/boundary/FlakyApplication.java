@@ -6,6 +6,7 @@ import io.outboxrelay.consumer.control.ConsumerDeadLetters;
 import io.outboxrelay.consumer.control.ConsumerPolicies;
 import io.outboxrelay.consumer.control.IncomingEvents;
 import io.outboxrelay.consumer.control.PartitionLanes;
+import io.outboxrelay.consumer.control.ProcessSpans;
 import io.outboxrelay.consumer.control.Retrying;
 import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.consumer.entity.IncomingEvent;
@@ -18,6 +19,7 @@ import io.outboxrelay.time.Backoff;
 import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.time.SystemClock;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.jboss.shrinkwrap.api.Filters;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -43,7 +45,8 @@ final class FlakyApplication {
                         Retrying.Pause.class, Retrying.Work.class, IncomingEvent.class, PoisonRecordException.class,
                         Backoff.class, DatabaseFailures.class, OutboxDataSources.class, KafkaSettings.class, SystemClock.class,
                         OutboxClock.class, ConsumerDeadLetterRows.class, ConsumerDeadLetterRows.Taken.class,
-                        ConsumerPolicies.class, ConsumerReplays.class, RecordPlace.class)
+                        ConsumerPolicies.class, ConsumerReplays.class, RecordPlace.class, ProcessSpans.class)
+                .addPackages(true, Filters.exclude(".*(Test|IT)(\\$.*)?\\.class"), "io.outboxrelay.tracing")
                 .addAsResource("META-INF/persistence.xml")
                 .addAsResource(new StringAsset(String.join("\n",
                         "mp.messaging.connector.liberty-kafka.bootstrap.servers=${KAFKA_BOOTSTRAP_SERVERS}",

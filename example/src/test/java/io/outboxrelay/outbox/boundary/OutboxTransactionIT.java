@@ -39,7 +39,7 @@ class OutboxTransactionIT {
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "outbox-transaction-it.war")
                 .addPackages(true, Filters.exclude(".*(Test|IT)(\\$.*)?\\.class"),
-                        "io.outboxrelay.outbox", "io.outboxrelay.example.orders.entity", "io.outboxrelay.tracing.boundary",
+                        "io.outboxrelay.outbox", "io.outboxrelay.example.orders.entity", "io.outboxrelay.tracing",
                         "io.outboxrelay.database.boundary",
                         "io.outboxrelay.time")
                 .addClasses(Orders.class, Orders.Outcome.class, AppendThenFail.class)
