@@ -29,7 +29,8 @@ class OpenTelemetrySpansTest {
 
     private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
     private static final String REQUEST_SPAN = "00f067aa0ba902b7";
-    private static final Map<String, String> STORED = Map.of("traceparent", "00-" + TRACE_ID + "-" + REQUEST_SPAN + "-01");
+    private static final Map<String, String> STORED = Map.of("traceparent", "00-" + TRACE_ID + "-" + REQUEST_SPAN + "-01",
+            "tracestate", "vendor=k7");
 
     private final List<SpanData> exported = new CopyOnWriteArrayList<>();
     private final OpenTelemetrySdk sdk = sdk(Sampler.parentBased(Sampler.alwaysOff()));
@@ -54,7 +55,8 @@ class OpenTelemetrySpansTest {
         assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.message.id"))).isEqualTo("e-1");
         assertThat(span.getAttributes().get(AttributeKey.stringKey("messaging.destination.partition.id"))).isEqualTo("2");
         assertThat(span.getAttributes().get(AttributeKey.longKey("messaging.kafka.offset"))).isEqualTo(41L);
-        assertThat(send.context()).containsEntry("traceparent", "00-" + TRACE_ID + "-" + span.getSpanId() + "-01");
+        assertThat(send.context()).containsEntry("traceparent", "00-" + TRACE_ID + "-" + span.getSpanId() + "-01")
+                .containsEntry("tracestate", "vendor=k7");
     }
 
     @Test
@@ -80,6 +82,7 @@ class OpenTelemetrySpansTest {
         assertThat(processed.getAttributes().get(AttributeKey.stringKey("messaging.consumer.group.name"))).isEqualTo("inventory");
         assertThat(processed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(seenByHandler.get("traceparent")).contains(processed.getSpanId());
+        assertThat(seenByHandler).containsEntry("tracestate", "vendor=k7");
         assertThat(spans.currentContext()).as("nothing current once the handler is done").isEmpty();
     }
 
