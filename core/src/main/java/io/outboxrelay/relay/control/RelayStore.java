@@ -53,7 +53,7 @@ public class RelayStore {
     private static final int DEADLOCK_ATTEMPTS = 3;
 
     /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
-    private static final int ORDERING_SCAN_FACTOR = 4;
+    static final int ORDERING_SCAN_FACTOR = 4;
 
     /**
      * Read from the statement's snapshot once a row is leased. Only an outcome changes a claimable row, and
@@ -221,17 +221,20 @@ public class RelayStore {
     OutboxDataSources dataSources;
 
     /** Claims due rows for {@code lease}, as the database's clock measures it. */
+    /** The claim's SQL; its parameters: (for aggregate order, the window's limit,) the limit, the lease owner, the lease in ms. */
+    static String claimStatement(Ordering ordering, boolean blockOnDead) {
+        return ordering == Ordering.NONE ? CLAIM_UNORDERED
+                : CLAIM_IN_AGGREGATE_ORDER.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
+    }
+
     public List<ClaimedEvent> claim(String owner, java.time.Duration lease, int limit,
                                     Ordering ordering, boolean blockOnDead) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
-            PreparedStatement claim;
+            PreparedStatement claim = connection.prepareStatement(claimStatement(ordering, blockOnDead));
             int i = 1;
             if (ordering == Ordering.NONE) {
-                claim = connection.prepareStatement(CLAIM_UNORDERED);
                 claim.setInt(i++, limit);
             } else {
-                String waiting = blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'";
-                claim = connection.prepareStatement(CLAIM_IN_AGGREGATE_ORDER.formatted(waiting));
                 claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
                 claim.setInt(i++, limit);
             }

@@ -1,0 +1,97 @@
+package io.outboxrelay.relay.control;
+
+import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
+import io.outboxrelay.support.Database;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The relay's claim statements, each ordering, on the real PostgreSQL, inside a transaction that is rolled
+ * back: the rows it inserts are seen by nobody else, and the other relays' rows it may lease go back as they were.
+ * Run by hand with the binding {@code RelayStore.claim} uses; the server under test claims in aggregate order
+ * only, so this is where the unordered claim ({@code outbox.relay.ordering=none}) runs at all.
+ */
+class ClaimStatementsIT {
+
+    @Test
+    void anUnorderedClaimTakesUpToItsLimitAndNothingLeasedAlready() throws SQLException {
+        try (Connection connection = Database.connect()) {
+            connection.setAutoCommit(false);
+            try {
+                String aggregate = "claim-" + UUID.randomUUID();
+                List<Long> mine = List.of(insert(connection, aggregate), insert(connection, aggregate));
+
+                List<Long> one = claim(connection, Ordering.NONE, false, 1);
+                assertThat(one).hasSize(1);
+
+                List<Long> rest = claim(connection, Ordering.NONE, false, 10_000);
+                assertThat(rest).as("the rest, up to the limit, without what the first claim leased")
+                        .containsAnyElementsOf(mine).doesNotContainAnyElementsOf(one).hasSizeLessThan(10_000);
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
+    @Test
+    void anOrderedClaimTakesAnAggregatesFirstEventOnly() throws SQLException {
+        for (boolean blockOnDead : List.of(false, true)) {
+            try (Connection connection = Database.connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    String aggregate = "claim-" + UUID.randomUUID();
+                    long first = insert(connection, aggregate);
+                    long second = insert(connection, aggregate);
+
+                    List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 500);
+
+                    assertThat(claimed).as("the second waits until the first is sent").contains(first).doesNotContain(second);
+                } finally {
+                    connection.rollback();
+                }
+            }
+        }
+    }
+
+    /** As {@code RelayStore.claim} binds the statement; the ids it leased. */
+    private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit) throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(RelayStore.claimStatement(ordering, blockOnDead))) {
+            int i = 1;
+            if (ordering == Ordering.AGGREGATE) {
+                claim.setInt(i++, limit * RelayStore.ORDERING_SCAN_FACTOR);
+            }
+            claim.setInt(i++, limit);
+            claim.setString(i++, "claim-statements-it");
+            claim.setLong(i, 60_000);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rows = claim.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong("id"));
+                }
+            }
+            return ids;
+        }
+    }
+
+    private static long insert(Connection connection, String aggregate) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, event_version, topic, payload, headers)
+                VALUES (?, 'Claim', ?, 'Claimed', 1, 'claim.events', '{}'::jsonb, '{}'::jsonb) RETURNING id""")) {
+            insert.setObject(1, UUID.randomUUID());
+            insert.setString(2, aggregate);
+            try (ResultSet row = insert.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+}
