@@ -17,6 +17,7 @@ import jakarta.enterprise.inject.spi.CDI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -76,12 +77,12 @@ public final class OpenTelemetrySpans implements Spans {
         return spans.traces() ? spans : Spans.NONE;
     }
 
-    private static java.util.Optional<OpenTelemetry> fromCdi() {
+    private static Optional<OpenTelemetry> fromCdi() {
         try {
             Instance<OpenTelemetry> bean = CDI.current().select(OpenTelemetry.class);
-            return bean.isResolvable() ? java.util.Optional.of(bean.get()) : java.util.Optional.empty();
+            return bean.isResolvable() ? Optional.of(bean.get()) : Optional.empty();
         } catch (IllegalStateException noContainer) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
