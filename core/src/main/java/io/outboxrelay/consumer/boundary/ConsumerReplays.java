@@ -125,8 +125,7 @@ public class ConsumerReplays {
             result = policies.handling().run(() -> outcome[0] =
                     idempotent.handleOnce(replay.group(), place, IncomingEvents.of(replay.record()), handler));
         } catch (InterruptedException | RuntimeException unfinished) {
-            span.outcome("interrupted");
-            span.end();
+            ProcessSpans.interrupted(span);
             throw unfinished;
         }
         ConsumerOutcome.Kind kind = !result.passed() ? ConsumerOutcome.Kind.DEAD_LETTERED

@@ -136,8 +136,7 @@ public class ReliableConsumer {
             }
         } catch (InterruptedException interrupted) { // server stopping: leave the record unacknowledged
             Thread.currentThread().interrupt();
-            span.outcome("interrupted");
-            span.end();
+            ProcessSpans.interrupted(span);
             return;
         }
         ProcessSpans.end(span, kind, result);

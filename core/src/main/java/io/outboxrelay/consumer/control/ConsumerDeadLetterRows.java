@@ -153,10 +153,7 @@ public class ConsumerDeadLetterRows {
     }
 
     static Optional<UUID> eventId(ConsumerRecord<?, ?> record) {
-        String id = IncomingEvents.header(record, "ce_id");
-        if (id == null) {
-            id = IncomingEvents.header(record, "id");
-        }
+        String id = IncomingEvents.eventIdHeader(record);
         try {
             return Optional.ofNullable(id).map(UUID::fromString);
         } catch (IllegalArgumentException notUuid) {

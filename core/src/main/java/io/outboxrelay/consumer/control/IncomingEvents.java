@@ -24,10 +24,7 @@ public final class IncomingEvents {
     }
 
     public static IncomingEvent of(ConsumerRecord<String, String> record) {
-        String id = header(record, "ce_id");
-        if (id == null) {
-            id = header(record, "id");
-        }
+        String id = eventIdHeader(record);
         if (id == null) {
             throw new PoisonRecordException("the record has no event id (neither a ce_id nor an id header)");
         }
@@ -42,6 +39,12 @@ public final class IncomingEvents {
         }
         return new IncomingEvent(eventId, header(record, "ce_type"), record.key(), record.value(),
                 header(record, "traceparent"), header(record, "correlation-id"));
+    }
+
+    /** The record's event id as its headers give it (CloudEvents' {@code ce_id}, else Debezium-style {@code id}), unchecked; null when neither. */
+    public static String eventIdHeader(ConsumerRecord<?, ?> record) {
+        String id = header(record, "ce_id");
+        return id != null ? id : header(record, "id");
     }
 
     public static String header(ConsumerRecord<?, ?> record, String name) {

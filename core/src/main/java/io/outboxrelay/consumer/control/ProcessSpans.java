@@ -20,10 +20,14 @@ public final class ProcessSpans {
         if (!tracing.active()) {
             return MessageSpan.NONE;
         }
-        String eventId = IncomingEvents.header(record, "ce_id");
         return tracing.processing(group, record.topic(), record.partition(), record.offset(),
-                eventId != null ? eventId : IncomingEvents.header(record, "id"), replay,
-                name -> IncomingEvents.header(record, name));
+                IncomingEvents.eventIdHeader(record), replay, name -> IncomingEvents.header(record, name));
+    }
+
+    /** Ends the span of a record left unhandled: the server is stopping, or the handling could not finish. */
+    public static void interrupted(MessageSpan span) {
+        span.outcome("interrupted");
+        span.end();
     }
 
     /** Ends the span with the outcome; a dead letter marks it failed with the last error. */

@@ -4,6 +4,7 @@ import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -104,12 +105,7 @@ public final class OpenTelemetrySpans implements Spans {
 
     @Override
     public MessageSpan sending(String topic, String eventId, String key, int attempt, Function<String, String> parent) {
-        Span span = tracer.spanBuilder("send " + topic)
-                .setParent(propagator.extract(Context.root(), parent, HEADERS))
-                .setSpanKind(SpanKind.PRODUCER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(OPERATION, "send")
-                .setAttribute(DESTINATION, topic)
+        Span span = messaging("send", SpanKind.PRODUCER, topic, parent)
                 .setAttribute(MESSAGE_ID, eventId)
                 .setAttribute(KEY, key)
                 .setAttribute(ATTEMPT, (long) attempt)
@@ -120,13 +116,8 @@ public final class OpenTelemetrySpans implements Spans {
     @Override
     public MessageSpan processing(String group, String topic, int partition, long offset, String eventId,
                                   boolean replay, Function<String, String> parent) {
-        var builder = tracer.spanBuilder("process " + topic)
-                .setParent(propagator.extract(Context.root(), parent, HEADERS))
-                .setSpanKind(SpanKind.CONSUMER)
-                .setAttribute(SYSTEM, "kafka")
-                .setAttribute(OPERATION, "process")
+        SpanBuilder builder = messaging("process", SpanKind.CONSUMER, topic, parent)
                 .setAttribute(GROUP, group)
-                .setAttribute(DESTINATION, topic)
                 .setAttribute(PARTITION, Integer.toString(partition))
                 .setAttribute(OFFSET, offset)
                 .setAttribute(REPLAY, replay);
@@ -134,6 +125,16 @@ public final class OpenTelemetrySpans implements Spans {
             builder.setAttribute(MESSAGE_ID, eventId);
         }
         return new OpenTelemetrySpan(builder.startSpan());
+    }
+
+    /** {@code <operation> <topic>}, continuing the context the headers hold, with the attributes every messaging span has. */
+    private SpanBuilder messaging(String operation, SpanKind kind, String topic, Function<String, String> parent) {
+        return tracer.spanBuilder(operation + " " + topic)
+                .setParent(propagator.extract(Context.root(), parent, HEADERS))
+                .setSpanKind(kind)
+                .setAttribute(SYSTEM, "kafka")
+                .setAttribute(OPERATION, operation)
+                .setAttribute(DESTINATION, topic);
     }
 
     private Map<String, String> inject(Context context) {
