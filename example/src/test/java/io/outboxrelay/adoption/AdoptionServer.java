@@ -97,7 +97,19 @@ final class AdoptionServer implements AutoCloseable {
 
     /** The payments WAR, with the console's jar and PrimeFaces besides the core's when {@code withConsole}. */
     static Path paymentsWar(boolean withConsole) throws IOException {
-        Path war = Path.of("target", "adoption", withConsole ? "payments-with-console.war" : "payments.war").toAbsolutePath();
+        return paymentsWar(withConsole ? "payments-with-console.war" : "payments.war",
+                withConsole ? allLibraries().stream().filter(jar -> !isCdc(jar)).toList() : coreLibraries());
+    }
+
+    /** The payments WAR with the core's jars and the CDC mode's, as a team that wants CDC builds it. */
+    static Path paymentsWarWithCdc() throws IOException {
+        List<Path> libraries = new java.util.ArrayList<>(coreLibraries());
+        libraries.addAll(allLibraries().stream().filter(AdoptionServer::isCdc).toList());
+        return paymentsWar("payments-with-cdc.war", libraries);
+    }
+
+    private static Path paymentsWar(String name, List<Path> libraries) throws IOException {
+        Path war = Path.of("target", "adoption", name).toAbsolutePath();
         Files.createDirectories(war.getParent());
         WebArchive archive = ShrinkWrap.create(WebArchive.class, "payments.war")
                 .addPackage(PaymentsApi.class.getPackage())
@@ -105,7 +117,7 @@ final class AdoptionServer implements AutoCloseable {
                 .addAsResource(EmptyAsset.INSTANCE, "db/payments/flyway.location")
                 .addAsResource("adoption/payments/microprofile-config.properties", "META-INF/microprofile-config.properties")
                 .addAsWebInfResource(EmptyAsset.INSTANCE, "beans.xml");
-        for (Path library : withConsole ? allLibraries() : coreLibraries()) {
+        for (Path library : libraries) {
             archive.addAsLibrary(library.toFile());
         }
         archive.as(ZipExporter.class).exportTo(war.toFile(), true);
@@ -116,11 +128,17 @@ final class AdoptionServer implements AutoCloseable {
         return SERVER_WAR;
     }
 
-    /** The core jar and what it needs at run time, as the example's WAR carries them: no console, no PrimeFaces. */
+    /** The core jar and what it needs at run time, as the example's WAR carries them: no console, no PrimeFaces, no CDC. */
     static List<Path> coreLibraries() throws IOException {
         return allLibraries().stream().filter(jar -> !jar.getFileName().toString().startsWith("outbox-relay-console"))
                 .filter(jar -> !jar.getFileName().toString().startsWith("primefaces"))
+                .filter(jar -> !isCdc(jar))
                 .toList();
+    }
+
+    /** The CDC mode's jar, which carries Debezium inside and needs nothing besides the core. */
+    private static boolean isCdc(Path jar) {
+        return jar.getFileName().toString().startsWith("outbox-relay-cdc");
     }
 
     private static List<Path> allLibraries() throws IOException {
@@ -157,6 +175,9 @@ final class AdoptionServer implements AutoCloseable {
         // the local stack's superuser, which only the test stack has
         try (Connection connection = DriverManager.getConnection(admin, "postgres", "postgres");
              Statement statement = connection.createStatement()) {
+            // a replication slot of the database (CDC mode) would keep it from being dropped
+            statement.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '"
+                    + database + "' AND NOT active");
             statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             statement.execute("CREATE DATABASE " + database + " OWNER outbox");
         }

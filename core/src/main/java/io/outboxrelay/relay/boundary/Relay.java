@@ -108,12 +108,20 @@ public class Relay {
         LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
                 + ", batch " + settings.batchSize() + (settings.pipelined() ? " (pipelined)" : "")
                 + ", ordering " + settings.ordering()
+                + (settings.publisher() == RelaySettings.Publisher.CDC ? ", CDC mode: taking what the change stream"
+                        + " leaves for " + settings.handover().toMillis() + " ms, polling every "
+                        + settings.pollInterval().toMillis() + " ms" : "")
                 + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
     }
 
-    /** Publishes now rather than at the next poll; cheap to call often. */
+    /**
+     * Publishes now rather than at the next poll; cheap to call often. In CDC mode the change stream publishes
+     * what was just appended, so waking the relay would only run a claim that finds nothing.
+     */
     public void wake() {
-        workers.forEach(RelayWorker::wake);
+        if (settings.publisher() == RelaySettings.Publisher.POLLING) {
+            workers.forEach(RelayWorker::wake);
+        }
     }
 
     @PreDestroy

@@ -20,10 +20,22 @@ public class RelaySettings {
 
     public enum Ordering { AGGREGATE, NONE }
 
+    /** Who publishes fresh events: the relay's poll, or a change stream from the write-ahead log (the cdc module). */
+    public enum Publisher { POLLING, CDC }
+
     static final String PRODUCER_PREFIX = "outbox.relay.producer.";
 
     @Inject @ConfigProperty(name = "outbox.relay.enabled", defaultValue = "true")
     boolean enabled;
+
+    @Inject @ConfigProperty(name = "outbox.publisher", defaultValue = "polling")
+    String publisher;
+
+    @Inject @ConfigProperty(name = "outbox.cdc.handover-ms", defaultValue = "30000")
+    long handoverMs;
+
+    @Inject @ConfigProperty(name = "outbox.cdc.poll-interval-ms", defaultValue = "5000")
+    long cdcPollIntervalMs;
 
     @Inject @ConfigProperty(name = "outbox.relay.workers", defaultValue = "1")
     int workers;
@@ -82,11 +94,34 @@ public class RelaySettings {
     Config config;
 
     public boolean enabled() { return enabled; }
-    public boolean listen() { return listen; }
     public int workers() { return Math.max(1, workers); }
     public int batchSize() { return Math.max(1, batchSize); }
     public boolean pipelined() { return pipelined; }
-    public Duration pollInterval() { return Duration.ofMillis(pollIntervalMs); }
+
+    /**
+     * Whether the relay wakes for appends (this server's, and other servers' through LISTEN/NOTIFY). Not in CDC
+     * mode: the change stream publishes fresh events, and the relay only takes what it hands over.
+     */
+    public boolean listen() {
+        return listen && publisher() == Publisher.POLLING;
+    }
+
+    /** How often the relay looks for due events: in CDC mode it is the safety net, and looks less often. */
+    public Duration pollInterval() {
+        return Duration.ofMillis(publisher() == Publisher.CDC ? Math.max(pollIntervalMs, cdcPollIntervalMs) : pollIntervalMs);
+    }
+
+    public Publisher publisher() {
+        return Publisher.valueOf(publisher.trim().toUpperCase(java.util.Locale.ROOT));
+    }
+
+    /**
+     * How long an event stays due before the polling relay takes it: none when polling; in CDC mode the time the
+     * change stream has to publish it first (what the stream hands over, a retry, a replay, a row it never saw).
+     */
+    public Duration handover() {
+        return publisher() == Publisher.CDC ? Duration.ofMillis(Math.max(0, handoverMs)) : Duration.ZERO;
+    }
     public Duration lease() { return Duration.ofMillis(leaseMs); }
     public Duration sendTimeout() { return Duration.ofMillis(sendTimeoutMs); }
     public String cloudEventsSource() { return cloudEventsSource; }

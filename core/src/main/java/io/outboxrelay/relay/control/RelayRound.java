@@ -85,6 +85,26 @@ public class RelayRound {
      * every aggregate with a row in flight, so two batches never hold events of one aggregate.
      */
     public Optional<Flight> launch(String owner) throws SQLException {
+        return launch(owner, () -> store.claim(owner, settings.lease(), settings.batchSize(), settings.ordering(),
+                settings.blockOnDead(), settings.handover()));
+    }
+
+    /**
+     * As {@link #launch(String)}, for the given events only: those a change stream read from the write-ahead
+     * log. The ones not claimable now (already SENT, behind an earlier event of their aggregate, not due) are
+     * left to the polling relay.
+     */
+    public Optional<Flight> launch(String owner, List<Long> ids) throws SQLException {
+        return launch(owner, () -> store.claimIds(owner, settings.lease(), ids, settings.ordering(),
+                settings.blockOnDead()));
+    }
+
+    @FunctionalInterface
+    private interface Claim {
+        List<ClaimedEvent> claim() throws SQLException;
+    }
+
+    private Optional<Flight> launch(String owner, Claim claim) throws SQLException {
         heartbeat.beat();
         if (!instance.held(settings.instanceId())) {
             return Optional.empty();
@@ -98,8 +118,7 @@ public class RelayRound {
             }
         }
         long started = System.nanoTime(); // no later than the lease begins in the database
-        List<ClaimedEvent> claimed = store.claim(owner, settings.lease(), settings.batchSize(),
-                settings.ordering(), settings.blockOnDead());
+        List<ClaimedEvent> claimed = claim.claim();
         if (claimed.isEmpty()) {
             return Optional.empty();
         }
@@ -117,6 +136,21 @@ public class RelayRound {
      * with one statement per kind. Returns how many rows the batch held.
      */
     public int land(Flight flight) throws SQLException, InterruptedException {
+        return landing(flight).size();
+    }
+
+    /**
+     * As {@link #land}; returns the ids of the rows given back without an attempt spent (Kafka was down, or the
+     * lease ran short before they were sent), which are due again at once.
+     */
+    public List<Long> landGivingBack(Flight flight) throws SQLException, InterruptedException {
+        return landing(flight).givenBack();
+    }
+
+    private record Landed(int size, List<Long> givenBack) {
+    }
+
+    private Landed landing(Flight flight) throws SQLException, InterruptedException {
         String owner = flight.owner();
         List<ClaimedEvent> claimed = flight.claimed();
         Map<Long, PublishResult> results = publisher.complete(flight.sending());
@@ -137,7 +171,8 @@ public class RelayRound {
             outage.reachable();
         }
         report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()));
-        return claimed.size();
+        givenBack.addAll(lettered.released());
+        return new Landed(claimed.size(), givenBack);
     }
 
     /** Schedules the retries and, with aggregate ordering, holds their aggregates' later events until then. */

@@ -18,14 +18,18 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -66,6 +70,9 @@ public class RelayStore {
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
+    /** The event may be sent now; the claim moves this back by the CDC mode's handover (see {@link #claimStatement}). */
+    private static final String DUE = "c.next_attempt_at <= now()";
+
     /** No relay holds the event: no lease, or one that ran out, by the database's clock. */
     private static final String NOT_LEASED = "(c.lease_until IS NULL OR c.lease_until <= now())";
 
@@ -97,7 +104,7 @@ public class RelayStore {
     private static final String CLAIM_UNORDERED = """
             WITH claimable AS (
                 SELECT c.id FROM outbox_unsent c
-                 WHERE c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+                 WHERE c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
                  ORDER BY c.id
                  LIMIT ?
@@ -125,14 +132,14 @@ public class RelayStore {
     private static final String CLAIM_IN_AGGREGATE_ORDER = """
             WITH window_ AS MATERIALIZED (
                 SELECT c.id FROM outbox_unsent c
-                 WHERE c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+                 WHERE c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
                  ORDER BY c.id
                  LIMIT ?),
             claimable AS (
                 SELECT c.id FROM outbox_unsent c
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
-                   AND c.status = 'PENDING' AND c.next_attempt_at <= now() AND""" + " " + NOT_LEASED + """
+                   AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
                    AND (SELECT earlier.id FROM outbox_unsent earlier
                          WHERE earlier.aggregate_key = c.aggregate_key
@@ -141,6 +148,36 @@ public class RelayStore {
                          LIMIT 1) IS NULL
                  ORDER BY c.id
                  LIMIT ?
+                 FOR NO KEY UPDATE OF c SKIP LOCKED),
+            """ + LEASE_AND_RETURN;
+
+    /**
+     * The given events still queued, in id order: whether each may be claimed now (waiting, due, not leased) and
+     * whether an earlier event of its aggregate waits that is not among them. The caller decides the rest: an
+     * event whose earlier one among them is not claimed is held back too.
+     */
+    private static final String WAITING = """
+            SELECT c.id, c.aggregate_key,
+                   (c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
+            ) AS ready,
+                   (SELECT earlier.id FROM outbox_unsent earlier
+                     WHERE earlier.aggregate_key = c.aggregate_key
+                       AND earlier.id < c.id
+                       AND earlier.status IN (%s)
+                       AND NOT earlier.id = ANY (?::bigint[])
+                     LIMIT 1) IS NOT NULL AS behind_another
+              FROM outbox_unsent c
+             WHERE c.id = ANY (?::bigint[])
+             ORDER BY c.id""";
+
+    /** Leases the given events that are still claimable (checked again under the row lock) and returns them. */
+    private static final String CLAIM_IDS = """
+            WITH claimable AS (
+                SELECT c.id FROM outbox_unsent c
+                 WHERE c.id = ANY (?::bigint[])
+                   AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
+
+                 ORDER BY c.id
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
@@ -203,6 +240,10 @@ public class RelayStore {
                SET status = 'PENDING', next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
               FROM mine WHERE o.id = mine.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
+    /** Gives these leases back, as they were before the claim: the outbox rows were not touched. */
+    private static final String UNLEASE =
+            "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE id = ANY (?::bigint[]) AND lease_owner = ?";
+
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
     private static final String RELEASE_ALL =
             "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?";
@@ -220,17 +261,23 @@ public class RelayStore {
     @Inject
     OutboxDataSources dataSources;
 
-    /** Claims due rows for {@code lease}, as the database's clock measures it. */
-    /** The claim's SQL; its parameters: (for aggregate order, the window's limit,) the limit, the lease owner, the lease in ms. */
-    static String claimStatement(Ordering ordering, boolean blockOnDead) {
-        return ordering == Ordering.NONE ? CLAIM_UNORDERED
+    /**
+     * The claim's SQL; its parameters: (for aggregate order, the window's limit,) the limit, the lease owner, the
+     * lease in ms. A row is due once its {@code next_attempt_at} is {@code handover} behind the database's clock
+     * (zero when polling; in CDC mode the change stream's head start).
+     */
+    static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover) {
+        String claim = ordering == Ordering.NONE ? CLAIM_UNORDERED
                 : CLAIM_IN_AGGREGATE_ORDER.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
+        return handover.isZero() ? claim
+                : claim.replace(DUE, "c.next_attempt_at <= now() - interval '" + handover.toMillis() + " milliseconds'");
     }
 
-    public List<ClaimedEvent> claim(String owner, java.time.Duration lease, int limit,
-                                    Ordering ordering, boolean blockOnDead) throws SQLException {
+    /** Claims due rows for {@code lease}, as the database's clock measures it. */
+    public List<ClaimedEvent> claim(String owner, Duration lease, int limit, Ordering ordering, boolean blockOnDead,
+                                    Duration handover) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
-            PreparedStatement claim = connection.prepareStatement(claimStatement(ordering, blockOnDead));
+            PreparedStatement claim = connection.prepareStatement(claimStatement(ordering, blockOnDead, handover));
             int i = 1;
             if (ordering == Ordering.NONE) {
                 claim.setInt(i++, limit);
@@ -241,16 +288,104 @@ public class RelayStore {
             try (claim) {
                 claim.setString(i++, owner);
                 claim.setLong(i, lease.toMillis());
-                List<ClaimedEvent> claimed = new ArrayList<>();
-                try (ResultSet rows = claim.executeQuery()) {
-                    while (rows.next()) {
-                        claimed.add(claimedEvent(rows));
-                    }
-                }
-                claimed.sort(Comparator.comparingLong(ClaimedEvent::id));
-                return claimed;
+                return claimed(claim);
             }
         }
+    }
+
+    /**
+     * Claims the given events, if they are still waiting, due and not leased: what a change stream read from the
+     * write-ahead log. An event already SENT (the stream read again after a crash) is not claimed again. With
+     * aggregate order an event is left alone while an earlier one of its aggregate waits, unless that one is
+     * claimed with it; what is left stays due for the polling relay.
+     */
+    public List<ClaimedEvent> claimIds(String owner, Duration lease, List<Long> ids, Ordering ordering,
+                                       boolean blockOnDead) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (Connection connection = dataSources.nonTransactional().getConnection()) {
+            Map<Long, Long> candidates = new LinkedHashMap<>(); // id -> aggregate key
+            Set<Long> heldAggregates = new HashSet<>();
+            try (PreparedStatement waiting = connection.prepareStatement(WAITING.formatted(
+                    blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'"))) {
+                java.sql.Array batch = connection.createArrayOf("bigint", ids.toArray());
+                waiting.setArray(1, batch);
+                waiting.setArray(2, batch);
+                try (ResultSet rows = waiting.executeQuery()) {
+                    while (rows.next()) { // in id order
+                        long aggregate = rows.getLong("aggregate_key");
+                        boolean held = ordering == Ordering.AGGREGATE
+                                && (rows.getBoolean("behind_another") || heldAggregates.contains(aggregate));
+                        if (held || !rows.getBoolean("ready")) {
+                            heldAggregates.add(aggregate);
+                        } else {
+                            candidates.put(rows.getLong("id"), aggregate);
+                        }
+                    }
+                }
+            }
+            if (candidates.isEmpty()) {
+                return List.of();
+            }
+            List<ClaimedEvent> claimed;
+            try (PreparedStatement claim = connection.prepareStatement(CLAIM_IDS)) {
+                claim.setArray(1, connection.createArrayOf("bigint", candidates.keySet().toArray()));
+                claim.setString(2, owner);
+                claim.setLong(3, lease.toMillis());
+                claimed = claimed(claim);
+            }
+            return ordering == Ordering.AGGREGATE ? behindNoMissing(connection, owner, candidates, claimed) : claimed;
+        }
+    }
+
+    /**
+     * The claimed events that no unclaimed candidate of their aggregate precedes: a candidate can be taken by the
+     * polling relay between the two statements, and what follows it then goes back (its lease cleared) rather
+     * than overtake it.
+     */
+    private static List<ClaimedEvent> behindNoMissing(Connection connection, String owner, Map<Long, Long> candidates,
+                                                      List<ClaimedEvent> claimed) throws SQLException {
+        if (claimed.size() == candidates.size()) {
+            return claimed;
+        }
+        Set<Long> claimedIds = new HashSet<>();
+        claimed.forEach(event -> claimedIds.add(event.id()));
+        Map<Long, Long> firstMissing = new HashMap<>(); // aggregate key -> lowest candidate id not claimed
+        candidates.forEach((id, aggregate) -> {
+            if (!claimedIds.contains(id)) {
+                firstMissing.merge(aggregate, id, Math::min);
+            }
+        });
+        List<ClaimedEvent> kept = new ArrayList<>();
+        List<Long> back = new ArrayList<>();
+        for (ClaimedEvent event : claimed) {
+            Long missing = firstMissing.get(candidates.get(event.id()));
+            if (missing != null && missing < event.id()) {
+                back.add(event.id());
+            } else {
+                kept.add(event);
+            }
+        }
+        if (!back.isEmpty()) {
+            try (PreparedStatement unlease = connection.prepareStatement(UNLEASE)) {
+                unlease.setArray(1, connection.createArrayOf("bigint", back.toArray()));
+                unlease.setString(2, owner);
+                unlease.executeUpdate();
+            }
+        }
+        return kept;
+    }
+
+    private static List<ClaimedEvent> claimed(PreparedStatement claim) throws SQLException {
+        List<ClaimedEvent> claimed = new ArrayList<>();
+        try (ResultSet rows = claim.executeQuery()) {
+            while (rows.next()) {
+                claimed.add(claimedEvent(rows));
+            }
+        }
+        claimed.sort(Comparator.comparingLong(ClaimedEvent::id));
+        return claimed;
     }
 
     public void markSent(String owner, List<Sent> sent, Instant now) throws SQLException {

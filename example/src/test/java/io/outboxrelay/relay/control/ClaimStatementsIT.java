@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -62,9 +63,40 @@ class ClaimStatementsIT {
         }
     }
 
-    /** As {@code RelayStore.claim} binds the statement; the ids it leased. */
+    @Test
+    void inCdcModeAClaimLeavesEventsToTheChangeStreamForTheHandover() throws SQLException {
+        for (Ordering ordering : Ordering.values()) {
+            try (Connection connection = Database.connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    long fresh = insert(connection, "claim-" + UUID.randomUUID());
+                    long handedOver = insert(connection, "claim-" + UUID.randomUUID());
+                    try (PreparedStatement age = connection.prepareStatement(
+                            "UPDATE outbox_event SET next_attempt_at = now() - interval '2 minutes' WHERE id = ?")) {
+                        age.setLong(1, handedOver);
+                        age.executeUpdate();
+                    }
+
+                    List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
+
+                    assertThat(claimed).as(ordering + ": due for over a minute, or not").contains(handedOver)
+                            .doesNotContain(fresh);
+                } finally {
+                    connection.rollback();
+                }
+            }
+        }
+    }
+
     private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit) throws SQLException {
-        try (PreparedStatement claim = connection.prepareStatement(RelayStore.claimStatement(ordering, blockOnDead))) {
+        return claim(connection, ordering, blockOnDead, limit, Duration.ZERO);
+    }
+
+    /** As {@code RelayStore.claim} binds the statement; the ids it leased. */
+    private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit,
+                                    Duration handover) throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(
+                RelayStore.claimStatement(ordering, blockOnDead, handover))) {
             int i = 1;
             if (ordering == Ordering.AGGREGATE) {
                 claim.setInt(i++, limit * RelayStore.ORDERING_SCAN_FACTOR);

@@ -1,0 +1,191 @@
+package io.outboxrelay.adoption;
+
+import io.outboxrelay.support.Kafka;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * CDC mode ({@code outbox.publisher=cdc}) in someone else's application: the payments WAR with the core's jars and
+ * the cdc jar, unchanged code, on a Liberty server of its own. Debezium's embedded engine streams the outbox's
+ * inserts from PostgreSQL's write-ahead log (a slot of this test's own) and the relay publishes them as it would
+ * have polled them. The polling relay's handover is a day here, so every event these tests see published came
+ * through the change stream.
+ */
+class CdcModeIT {
+
+    private static final String TOPIC = Kafka.uniqueTopic("cdc-payments");
+    private static final String PARCELS = Kafka.uniqueTopic("cdc-parcels");
+    private static final String GROUP = "ledger-" + TOPIC;
+    private static final String SLOT = "cdc_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    private static final String NAME = "outbox-adoption-cdc";
+    private static final String DATABASE = "adoption_cdc";
+    private static AdoptionServer server;
+
+    @BeforeAll
+    static void deployThePaymentsApplicationInCdcMode() throws Exception {
+        Kafka.createTopic(TOPIC, 3);
+        Kafka.createTopic(PARCELS, 3);
+        server = start(true);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        AdoptionServer.freshDatabase(DATABASE); // and its slot, which would keep WAL for ever
+    }
+
+    @Test
+    void aPaymentIsPublishedFromTheWriteAheadLogAsTheSameRecordAndBecomesSentWhereItLanded() throws Exception {
+        String payer = "payer-" + UUID.randomUUID();
+        HttpResponse<String> paid = pay(payer);
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(201);
+        JsonObject receipt = Json.createReader(new StringReader(paid.body())).readObject();
+        String paymentId = receipt.getString("paymentId");
+        String eventId = receipt.getString("eventId");
+
+        ConsumerRecord<String, String> record = recordOf(TOPIC, eventId);
+        assertThat(record.key()).isEqualTo(paymentId);
+        assertThat(Kafka.header(record, "ce_specversion")).isEqualTo("1.0");
+        assertThat(Kafka.header(record, "ce_type")).isEqualTo("PaymentReceived");
+        assertThat(Kafka.header(record, "ce_subject")).isEqualTo(paymentId);
+        assertThat(Kafka.header(record, "ce_source")).isNotBlank();
+        assertThat(Kafka.header(record, "ce_time")).isNotBlank();
+        assertThat(Kafka.header(record, "content-type")).isEqualTo("application/json");
+        assertThat(Kafka.header(record, "id")).isEqualTo(eventId);
+        assertThat(Kafka.header(record, "aggregate_type")).isEqualTo("Payment");
+        assertThat(Kafka.header(record, "event_version")).isEqualTo("1");
+        assertThat(Json.createReader(new StringReader(record.value())).readObject().getString("payer")).isEqualTo(payer);
+
+        Awaitility.await("the row says where the record landed").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'SENT'"
+                        + " AND kafka_partition = ? AND kafka_offset = ?", eventId, record.partition(), record.offset()) == 1);
+        Awaitility.await("the ledger books the payment").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId) == 1);
+        assertThat(server.count("SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", SLOT))
+                .as("the server streams from its slot").isEqualTo(1);
+        Awaitility.await("the stream's position is kept in the database").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> server.count("SELECT count(*) FROM outbox_cdc_offset WHERE engine = ?", SLOT) > 0);
+    }
+
+    @Test
+    void anEventBehindAWaitingEventOfItsAggregateWaitsWhileOtherAggregatesGoOn() throws Exception {
+        String held = "parcel-held-" + UUID.randomUUID();
+        String free = "parcel-free-" + UUID.randomUUID();
+        UUID waiting = UUID.randomUUID();
+        UUID behind = UUID.randomUUID();
+        UUID other = UUID.randomUUID();
+        try (Connection db = connect()) {
+            insert(db, waiting, held, "now() + interval '1 day'"); // scheduled: not the stream's to publish now
+            db.setAutoCommit(false);
+            insert(db, behind, held, "now()");
+            insert(db, other, free, "now()");
+            db.commit();
+        }
+
+        recordOf(PARCELS, other.toString());
+        assertThat(status(other)).isEqualTo("SENT");
+        assertThat(status(behind)).as("its aggregate's earlier event waits, so it does too").isEqualTo("PENDING");
+        assertThat(status(waiting)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void eventsAppendedWhileTheServerIsDownArePublishedOnceWhenItStreamsAgain() throws Exception {
+        server.close();
+        List<UUID> events = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+        try (Connection db = connect()) {
+            for (UUID event : events) {
+                insert(db, event, "parcel-" + event, "now()");
+            }
+        }
+        server = start(false);
+
+        List<ConsumerRecord<String, String>> records = Kafka.consumeUntil(PARCELS, "the events appended while down",
+                consumed -> events.stream().allMatch(event -> consumed.stream()
+                        .anyMatch(record -> event.toString().equals(Kafka.header(record, "ce_id")))));
+        for (UUID event : events) {
+            assertThat(records.stream().filter(record -> event.toString().equals(Kafka.header(record, "ce_id"))))
+                    .as("published once: " + event).hasSize(1);
+            Awaitility.await("SENT: " + event).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "SENT".equals(status(event)));
+        }
+    }
+
+    private static AdoptionServer start(boolean freshDatabase) throws Exception {
+        return AdoptionServer.start(NAME, DATABASE, freshDatabase, false, List.of(
+                new AdoptionServer.App("payments", AdoptionServer.paymentsWarWithCdc(), "/payments", Map.of(
+                        "outbox.publisher", "cdc",
+                        "outbox.cdc.slot", SLOT,
+                        "outbox.cdc.publication", SLOT,
+                        "outbox.cdc.handover-ms", Long.toString(Duration.ofDays(1).toMillis()),
+                        "outbox.topic.Payment", TOPIC,
+                        "mp.messaging.incoming.ledger.topic", TOPIC,
+                        "mp.messaging.incoming.ledger.group.id", GROUP))));
+    }
+
+    private static ConsumerRecord<String, String> recordOf(String topic, String eventId) {
+        return Kafka.consumeUntil(topic, "event " + eventId,
+                        consumed -> consumed.stream().anyMatch(record -> eventId.equals(Kafka.header(record, "ce_id"))))
+                .stream().filter(record -> eventId.equals(Kafka.header(record, "ce_id"))).findFirst().orElseThrow();
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(AdoptionServer.databaseUrl(DATABASE), "outbox", "outbox");
+    }
+
+    /** An event as an application appends it, written straight into the server's database. */
+    private static void insert(Connection db, UUID eventId, String aggregateId, String due) throws SQLException {
+        try (PreparedStatement insert = db.prepareStatement("""
+                INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,
+                                          next_attempt_at)
+                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, '{}'::jsonb, '{}'::jsonb, %s)""".formatted(due))) {
+            insert.setObject(1, eventId);
+            insert.setString(2, aggregateId);
+            insert.setString(3, PARCELS);
+            insert.executeUpdate();
+        }
+    }
+
+    private static String status(UUID eventId) throws SQLException {
+        try (Connection db = connect();
+             PreparedStatement query = db.prepareStatement("SELECT status FROM outbox_event WHERE event_id = ?")) {
+            query.setObject(1, eventId);
+            try (ResultSet row = query.executeQuery()) {
+                return row.next() ? row.getString(1) : null;
+            }
+        }
+    }
+
+    private static HttpResponse<String> pay(String payer) throws Exception {
+        String body = "{\"payer\": \"%s\", \"amount\": 12.50, \"refuseAfterAppend\": false}".formatted(payer);
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/api/payments"))
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
