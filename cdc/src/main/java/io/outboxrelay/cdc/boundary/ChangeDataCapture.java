@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -44,6 +45,7 @@ public class ChangeDataCapture {
     private static final Logger LOG = Logger.getLogger(ChangeDataCapture.class.getName());
     private static final String LOCK = "hashtextextended('outbox-relay-cdc/' || ?, 0)";
     private static final Duration LEADER_CHECK = Duration.ofSeconds(5);
+    private static final Duration LONGEST_WAIT = Duration.ofMinutes(5);
 
     @Resource
     ManagedThreadFactory threads;
@@ -110,43 +112,85 @@ public class ChangeDataCapture {
         }
     }
 
+    /**
+     * Streams whenever this server holds the lock. After a failure it waits {@code outbox.cdc.restart-ms}, twice as
+     * long after each further one in a row (at most {@link #LONGEST_WAIT}), and logs the cause in full only the
+     * first time: a stream that cannot start (no {@code wal_level=logical}, no {@code REPLICATION}) says so once.
+     */
     private void leadWith(EngineLoader engine) {
+        int failures = 0;
         while (stopping.getCount() > 0) {
+            long started = System.nanoTime();
+            String failure;
             try (Connection lock = dataSources.nonTransactional().getConnection()) {
-                if (lock(lock, "pg_try_advisory_lock")) {
-                    try {
-                        stream(engine, lock);
-                    } finally {
-                        lock(lock, "pg_advisory_unlock"); // the connection goes back to the pool
-                    }
+                if (!lock(lock, "pg_try_advisory_lock")) {
+                    await(settings.restartDelay()); // another server streams
+                    continue;
+                }
+                try {
+                    failure = stream(engine, lock);
+                } finally {
+                    lock(lock, "pg_advisory_unlock"); // the connection goes back to the pool
                 }
             } catch (Exception e) {
-                LOG.log(java.util.logging.Level.WARNING, e, () -> "Change stream (slot " + settings.slot() + ") stopped;"
-                        + " streaming again in " + settings.restartDelay().toMillis() + " ms");
+                failure = e.toString();
+                if (failures == 0) {
+                    LOG.log(Level.WARNING, e, () -> "Change stream (slot " + settings.slot() + ") stopped");
+                }
             }
-            await(settings.restartDelay());
+            if (failure == null) {
+                continue; // stopping, or the lock's connection was lost: ask for the lock again at once
+            }
+            failures = Duration.ofNanos(System.nanoTime() - started).compareTo(LONGEST_WAIT) > 0 ? 1 : failures + 1;
+            Duration wait = settings.restartDelay().multipliedBy(1L << Math.min(failures - 1, 10));
+            Duration delay = wait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : wait;
+            String why = failure;
+            int inARow = failures;
+            LOG.warning(() -> "Change stream (slot " + settings.slot() + ") failed (" + inARow + " in a row): " + why
+                    + "; streaming again in " + delay.toMillis() + " ms");
+            await(delay);
         }
     }
 
-    private void stream(EngineLoader engine, Connection lock) throws Exception {
+    /** Streams until the server stops (null), the engine fails (why) or the lock's connection is lost (null). */
+    private String stream(EngineLoader engine, Connection lock) throws Exception {
         EngineProperties.Address dataSource = EngineProperties.Address.of(lock.getMetaData().getURL());
         EngineProperties.Source source = new EngineProperties.Source(settings.host().orElse(dataSource.host()),
                 settings.port().orElse(dataSource.port()), settings.database().orElse(dataSource.database()),
                 settings.user().orElse(lock.getMetaData().getUserName()), settings.password(), schema(lock),
                 settings.slot(), settings.publication(), settings.batchSize());
+        forgetOffsetsWithoutSlot(lock);
         LOG.info(() -> "Streaming the outbox's inserts from slot " + settings.slot() + " (publication "
                 + settings.publication() + ", " + source.schema() + ".outbox_event)");
         try (ChangeStream stream = ChangeStream.start(engine, EngineProperties.of(source, settings.engineOverrides()),
                 publisher, threads)) {
             while (stopping.getCount() > 0) {
                 if (stream.awaitEnd(LEADER_CHECK)) {
-                    stream.failure().ifPresent(why -> LOG.warning(() -> "Change stream failed: " + why));
-                    return;
+                    return stream.failure().orElse("the engine stopped");
                 }
                 if (!lock.isValid(5)) {
                     LOG.warning("Lost the connection that holds the change stream's lock: stopping the stream");
-                    return;
+                    return null;
                 }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * Stored offsets name a position in a slot; without the slot (never created, or dropped after switching back to
+     * polling) they name nothing, and the new slot starts where the WAL is now. What was appended meanwhile is the
+     * polling relay's (after the handover).
+     */
+    private void forgetOffsetsWithoutSlot(Connection connection) throws SQLException {
+        try (PreparedStatement forget = connection.prepareStatement("""
+                DELETE FROM outbox_cdc_offset
+                 WHERE engine = ? AND NOT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_name = ?)""")) {
+            forget.setString(1, settings.slot());
+            forget.setString(2, settings.slot());
+            if (forget.executeUpdate() > 0) {
+                LOG.info(() -> "Slot " + settings.slot() + " does not exist: its stored offsets were dropped; it is"
+                        + " created where the write-ahead log is now");
             }
         }
     }

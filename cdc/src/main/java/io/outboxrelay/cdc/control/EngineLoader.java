@@ -16,14 +16,15 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 /**
- * Debezium's engine in a class loader of its own: the jars of the cdc-engine module, which this jar carries as
- * {@value #ENGINE}, unpacked into a temporary folder. Its parent is the JDK's platform loader, so nothing of the
+ * Debezium's engine in a class loader of its own: the jars of the cdc-engine module, which this jar carries zipped
+ * as {@value #ENGINE}, unpacked into a temporary folder. Its parent is the JDK's platform loader, so nothing of the
  * application (its Kafka 4.4 client) or of the server (its JAX-RS, its CDI) is seen from inside, nor the engine's
  * classes from outside; the two talk through JDK types only. Closing it deletes the folder.
  */
 public final class EngineLoader implements AutoCloseable {
 
-    static final String ENGINE = "META-INF/outbox-relay/cdc-engine.zip";
+    /** A zip of jars, not named so: Liberty would open it as a nested archive and scan its classes. */
+    static final String ENGINE = "META-INF/outbox-relay/cdc-engine.jars";
 
     private final Path folder;
     private final URLClassLoader loader;
@@ -39,7 +40,7 @@ public final class EngineLoader implements AutoCloseable {
         try (InputStream zip = EngineLoader.class.getClassLoader().getResourceAsStream(ENGINE)) {
             if (zip == null) {
                 throw new IllegalStateException(ENGINE + " is missing from the outbox-relay-cdc jar: build it with Maven's"
-                        + " package phase, which zips the cdc-engine module first");
+                        + " package phase, which packs the cdc-engine module first");
             }
             try (ZipInputStream entries = new ZipInputStream(zip)) {
                 for (ZipEntry entry; (entry = entries.getNextEntry()) != null; ) {

@@ -22,7 +22,7 @@ import java.util.logging.Logger;
  * prepare a transaction that has notified, so a notification inside would fail every two-phase
  * commit (a host that also sends JMS, say). Should the notification be lost (the server dies right
  * after the commit, the database refuses), the relays' poll finds the rows. {@code outbox.notify=false}
- * leaves it out.
+ * leaves it out, and so does CDC mode ({@code outbox.publisher=cdc}), where no relay listens.
  */
 @ApplicationScoped
 public class RelayNotification {
@@ -44,9 +44,13 @@ public class RelayNotification {
     @ConfigProperty(name = "outbox.notify", defaultValue = "true")
     boolean enabled;
 
+    @Inject
+    @ConfigProperty(name = "outbox.publisher", defaultValue = "polling")
+    String publisher;
+
     /** Called inside the appending transaction; the notification goes out when (and only if) it commits. */
     public void afterCommit() {
-        if (!enabled || transactions.getResource(REGISTERED) != null) {
+        if (!enabled || "cdc".equalsIgnoreCase(publisher.trim()) || transactions.getResource(REGISTERED) != null) {
             return;
         }
         transactions.putResource(REGISTERED, Boolean.TRUE);
