@@ -94,6 +94,15 @@ class CdcModeIT {
     }
 
     @Test
+    void theMetersSayTheSlotIsStreamedAndHowMuchWalItKeeps() {
+        Awaitility.await("the slot's meters").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(meters())
+                        .contains("outbox_cdc_slot_present 1.0", "outbox_cdc_slot_active 1.0",
+                                "outbox_cdc_slot_retained_limit_bytes 1.073741824E9")
+                        .containsPattern("(?m)^outbox_cdc_slot_retained_bytes [0-9.E]+$"));
+    }
+
+    @Test
     void anEventBehindAWaitingEventOfItsAggregateWaitsWhileOtherAggregatesGoOn() throws Exception {
         String held = "parcel-held-" + UUID.randomUUID();
         String free = "parcel-free-" + UUID.randomUUID();
@@ -136,16 +145,24 @@ class CdcModeIT {
         }
     }
 
+    /**
+     * Starts the server and waits until it streams: what is appended before its slot exists is the polling relay's,
+     * after the handover (a day here).
+     */
     private static AdoptionServer start(boolean freshDatabase) throws Exception {
-        return AdoptionServer.start(NAME, DATABASE, freshDatabase, false, List.of(
+        AdoptionServer started = AdoptionServer.start(NAME, DATABASE, freshDatabase, false, List.of(
                 new AdoptionServer.App("payments", AdoptionServer.paymentsWarWithCdc(), "/payments", Map.of(
                         "outbox.publisher", "cdc",
                         "outbox.cdc.slot", SLOT,
                         "outbox.cdc.publication", SLOT,
                         "outbox.cdc.handover-ms", Long.toString(Duration.ofDays(1).toMillis()),
+                        "outbox.lag.refresh-ms", "1000",
                         "outbox.topic.Payment", TOPIC,
                         "mp.messaging.incoming.ledger.topic", TOPIC,
                         "mp.messaging.incoming.ledger.group.id", GROUP))));
+        Awaitility.await("the server streams from its slot").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+                .until(() -> started.count("SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", SLOT) == 1);
+        return started;
     }
 
     private static ConsumerRecord<String, String> recordOf(String topic, String eventId) {
@@ -179,6 +196,11 @@ class CdcModeIT {
                 return row.next() ? row.getString(1) : null;
             }
         }
+    }
+
+    private static String meters() throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/outbox/prometheus"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     private static HttpResponse<String> pay(String payer) throws Exception {

@@ -2,7 +2,9 @@ package io.outboxrelay.lag.boundary;
 
 import io.outboxrelay.lag.control.ConsumerLag;
 import io.outboxrelay.lag.control.OutboxBacklog;
+import io.outboxrelay.lag.control.ReplicationSlots;
 import io.outboxrelay.lag.entity.PartitionLag;
+import io.outboxrelay.lag.entity.SlotLag;
 import io.outboxrelay.time.OutboxClock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,7 +17,7 @@ import java.util.logging.Logger;
 
 /**
  * The latest figures that cost a query or a round trip to Kafka: rows per status, the oldest
- * pending age, each consumer group's lag and dead letters waiting. Taken on a schedule
+ * pending age, each consumer group's lag and dead letters waiting, the CDC mode's replication slot. Taken on a schedule
  * ({@link #refresh()}), read for free by the metrics, {@code /outbox/api/lag} and the console: a
  * scrape never queries the database.
  */
@@ -29,8 +31,8 @@ public class LagSnapshot {
      * {@code databaseError}/{@code kafkaError} say why a part is stale; those parts keep their last values.
      */
     public record Figures(Instant takenAt, Map<String, Long> rowsByStatus, double oldestPendingAgeSeconds,
-                          List<PartitionLag> consumers, Map<String, Long> consumerDeadLetters, String databaseError,
-                          String kafkaError) {
+                          List<PartitionLag> consumers, Map<String, Long> consumerDeadLetters, SlotLag slot,
+                          String databaseError, String kafkaError) {
     }
 
     @Inject
@@ -40,14 +42,17 @@ public class LagSnapshot {
     ConsumerLag consumerLag;
 
     @Inject
+    ReplicationSlots slots;
+
+    @Inject
     @OutboxClock
     Clock clock;
 
     @Inject
     jakarta.enterprise.event.Event<Figures> measured;
 
-    private volatile Figures figures = new Figures(null, Map.of(), 0, List.of(), Map.of(), "not measured yet",
-            "not measured yet");
+    private volatile Figures figures = new Figures(null, Map.of(), 0, List.of(), Map.of(), SlotLag.absent(""),
+            "not measured yet", "not measured yet");
 
     public Figures figures() {
         return figures;
@@ -58,11 +63,13 @@ public class LagSnapshot {
         Map<String, Long> rows = last.rowsByStatus();
         double oldest = last.oldestPendingAgeSeconds();
         Map<String, Long> consumerDeadLetters = last.consumerDeadLetters();
+        SlotLag slot = last.slot();
         String databaseError = null;
         try {
             rows = Map.copyOf(backlog.rowsByStatus());
             oldest = backlog.oldestPendingAgeSeconds();
             consumerDeadLetters = Map.copyOf(backlog.consumerDeadLettersByGroup());
+            slot = slots.lag();
         } catch (Exception e) {
             databaseError = "database did not answer: " + e.getClass().getSimpleName();
         }
@@ -77,7 +84,8 @@ public class LagSnapshot {
             String why = databaseError != null ? databaseError : kafkaError;
             LOG.fine(() -> "lag figures partly stale: " + why);
         }
-        figures = new Figures(clock.instant(), rows, oldest, consumers, consumerDeadLetters, databaseError, kafkaError);
+        figures = new Figures(clock.instant(), rows, oldest, consumers, consumerDeadLetters, slot, databaseError,
+                kafkaError);
         measured.fire(figures);
     }
 }

@@ -18,6 +18,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -58,6 +59,10 @@ public class OutboxMeters {
     private final Map<String, Timer> consumerHandling = new ConcurrentHashMap<>();
     private final Set<String> deadLetterGroups = ConcurrentHashMap.newKeySet();
 
+    @Inject
+    @ConfigProperty(name = "outbox.cdc.slot.max-retained-bytes", defaultValue = "1073741824")
+    long slotRetainedLimitBytes;
+
     @PostConstruct
     void register() {
         for (EventStatus status : EventStatus.values()) {
@@ -69,6 +74,20 @@ public class OutboxMeters {
         Gauge.builder("outbox.oldest.pending.age", lag, snapshot -> snapshot.figures().oldestPendingAgeSeconds())
                 .description("Age of the oldest event committed but not yet published")
                 .baseUnit("seconds")
+                .register(registry);
+        Gauge.builder("outbox.cdc.slot.present", lag, snapshot -> snapshot.figures().slot().present() ? 1 : 0)
+                .description("1 while the CDC mode's replication slot (outbox.cdc.slot) exists, in any mode, else 0")
+                .register(registry);
+        Gauge.builder("outbox.cdc.slot.active", lag, snapshot -> snapshot.figures().slot().active() ? 1 : 0)
+                .description("1 while a server streams from the CDC mode's replication slot, else 0")
+                .register(registry);
+        Gauge.builder("outbox.cdc.slot.retained", lag, snapshot -> snapshot.figures().slot().retainedBytes())
+                .description("Write-ahead log PostgreSQL keeps for the CDC mode's slot (0 without a slot)")
+                .baseUnit("bytes")
+                .register(registry);
+        Gauge.builder("outbox.cdc.slot.retained.limit", this, meters -> meters.slotRetainedLimitBytes)
+                .description("The most WAL the slot should keep (outbox.cdc.slot.max-retained-bytes); an alert compares")
+                .baseUnit("bytes")
                 .register(registry);
         Gauge.builder("outbox.relay.outage", outage, gate -> gate.inOutage() ? 1 : 0)
                 .description("1 while this server's relay finds Kafka unreachable and pauses, else 0")

@@ -23,7 +23,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * How far behind things are: rows per status, the age of the oldest event not yet published,
- * this server's publish rate, and each consumer group's lag per partition. The figures that
+ * this server's publish rate, each consumer group's lag per partition, and the CDC mode's replication slot
+ * (whether it exists and is streamed from, and how much WAL it keeps). The figures that
  * cost a query are the latest snapshot ({@code measuredAt}, refreshed every
  * {@code outbox.lag.refresh-ms}).
  */
@@ -60,6 +61,7 @@ public class LagResource {
         lag.put("publishRatePerSecond", publishRate.perSecond());
         lag.put("consumerGroups", figures.consumers());
         lag.put("consumerDeadLetters", figures.consumerDeadLetters());
+        lag.put("replicationSlot", figures.slot());
         if (figures.databaseError() != null) {
             lag.put("databaseError", figures.databaseError());
         }

@@ -5,6 +5,7 @@ import io.outboxrelay.lag.boundary.LagHistory;
 import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.lag.entity.LagSample;
 import io.outboxrelay.lag.entity.PartitionLag;
+import io.outboxrelay.lag.entity.SlotLag;
 import jakarta.annotation.PostConstruct;
 import jakarta.faces.view.ViewScoped;
 import jakarta.inject.Inject;
@@ -41,6 +42,7 @@ public class LagPage implements Serializable {
     private transient List<PartitionLag> partitions = List.of();
     private Map<String, Long> consumerDeadLetters = new TreeMap<>();
     private double oldestPendingAgeSeconds;
+    private SlotLag slot = SlotLag.absent("");
     private String consumerError;
 
     /** Reads the latest lag snapshot and the history (refreshed by the server every {@code outbox.lag.refresh-ms}). */
@@ -52,6 +54,7 @@ public class LagPage implements Serializable {
         samples = history.samples();
         partitions = figures.consumers();
         consumerDeadLetters = new TreeMap<>(figures.consumerDeadLetters());
+        slot = figures.slot();
         consumerError = figures.kafkaError() != null ? figures.kafkaError() : figures.databaseError();
     }
 
@@ -98,6 +101,11 @@ public class LagPage implements Serializable {
 
     public List<Map.Entry<String, Long>> getConsumerDeadLetters() {
         return List.copyOf(consumerDeadLetters.entrySet());
+    }
+
+    /** The CDC mode's replication slot, when it exists (in any mode). */
+    public SlotLag getSlot() {
+        return slot;
     }
 
     public String getConsumerError() {
