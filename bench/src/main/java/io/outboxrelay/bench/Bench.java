@@ -21,14 +21,14 @@ import java.util.stream.Stream;
  * Runs the figures and writes them to {@code results/}: the backlog drain (contenders one at a
  * time, in interleaved rounds A B C ... A B C ... so drift hits all alike), backlog independence,
  * steady latency, the write path's cost and, when this process started the server itself, the
- * write path with the relay off and without the append, and a tuned Outbox Relay. Prints figures
+ * write path with the relay off and without the append, a tuned Outbox Relay and Outbox Relay in CDC mode. Prints figures
  * and the goals they meet or not; asserts nothing.
  * <pre>
  * Bench --mode smoke|quick|full --db-url jdbc:postgresql://127.0.0.1:5432/outbox --db-user u --db-password p
  *       --kafka 127.0.0.1:9092 --server http://127.0.0.1:9080 [--server-pid N] [--start-server true]
  *       [--owns-stack true] [--only a,b] [--out results]
  * </pre>
- * Sizes can be overridden to try a figure small: {@code --figures drain,backlog,steady,write,tuned},
+ * Sizes can be overridden to try a figure small: {@code --figures drain,backlog,steady,write,tuned,cdc},
  * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds}, {@code --warm-up} (events),
  * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}.
  */
@@ -37,6 +37,9 @@ public final class Bench {
     /** The restarted server's settings: the tuned relay, and the orders API without the append. */
     static final Map<String, String> TUNED = Map.of("OUTBOX_RELAY_BATCH_SIZE", "2000", "OUTBOX_RELAY_ORDERING", "none");
     static final Map<String, String> NO_APPEND = Map.of("OUTBOX_SAMPLE_ORDERS_APPEND_EVENTS", "false");
+    /** CDC mode; the polling relay's handover long enough that it takes nothing from the stream during a drain. */
+    static final Map<String, String> CDC = Map.of("OUTBOX_PUBLISHER", "cdc", "OUTBOX_CDC_HANDOVER_MS", "600000");
+    static final String CDC_NAME = "outbox-relay-cdc";
     /** The server's two sample consumers subscribed to a topic nothing writes to: the append and the relay alone. */
     static final Map<String, String> CONSUMERS_AWAY = Map.of("MP_MESSAGING_INCOMING_INVENTORY_TOPIC", "bench.consumers-away",
             "MP_MESSAGING_INCOMING_NOTIFICATIONS_TOPIC", "bench.consumers-away");
@@ -95,7 +98,7 @@ public final class Bench {
                 options.require("kafka"), options.get("server", "http://127.0.0.1:9080"),
                 Long.parseLong(options.get("server-pid", "0")));
         List<String> only = options.list("only", List.of());
-        List<String> figures = options.list("figures", List.of("drain", "backlog", "steady", "write", "tuned"));
+        List<String> figures = options.list("figures", List.of("drain", "backlog", "steady", "write", "tuned", "cdc"));
         boolean startServer = Boolean.parseBoolean(options.get("start-server", "false"));
         boolean ownsStack = Boolean.parseBoolean(options.get("owns-stack", "false"));
         int rows = options.integer("rows", mode.rows);
@@ -128,6 +131,7 @@ public final class Bench {
         WritePath.Result relayOff = null;
         BacklogIndependence.Result backlog = null;
         OutboxRelayServer tuned = null;
+        OutboxRelayServer cdc = null;
         List<String> notMeasured = new ArrayList<>();
 
         PostgresSettings postgres = PostgresSettings.read(env);
@@ -200,8 +204,24 @@ public final class Bench {
                     drains.run(env, List.of(tuned));
                 }
             } else if (server == null) {
-                notMeasured.add("the write path without the append, without the consumers or with the relay off, and the tuned"
-                        + " Outbox Relay: they need a server restart, and this run used a server it did not start");
+                notMeasured.add("the write path without the append, without the consumers or with the relay off, the tuned"
+                        + " Outbox Relay and Outbox Relay in CDC mode: they need a server restart, and this run used a server"
+                        + " it did not start");
+            }
+            if (server != null && figures.contains("cdc") && (only.isEmpty() || only.contains(CDC_NAME))) {
+                server = restart(server, env, CDC, log, pidFile);
+                env = env.withServerPid(server.jvmPid());
+                cdc = new OutboxRelayServer(CDC_NAME, "the server restarted with " + CDC + ": Debezium's embedded engine"
+                        + " streams the outbox's inserts and the relay publishes them by id (the rest default; the polling"
+                        + " relay's handover 10 minutes, so it takes nothing from the stream)");
+                drains.run(env, List.of(cdc));
+                if (figures.contains("steady")) {
+                    List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
+                            .stream().map(Integer::valueOf).toList();
+                    steady.addAll(SteadyLatency.run(env, CDC_NAME + "-rows", new OutboxRelayRows(), rates, mode.search,
+                            options.integer("warm-up", mode.warmUp),
+                            Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds)), steadyWrites));
+                }
             }
         } finally {
             if (server != null) {
@@ -212,6 +232,9 @@ public final class Bench {
         List<Contender> reported = new ArrayList<>(contenders);
         if (tuned != null) {
             reported.add(reported.indexOf(relay) + 1, tuned);
+        }
+        if (cdc != null) {
+            reported.add(reported.contains(relay) ? reported.indexOf(relay) + 1 : reported.size(), cdc);
         }
         Figures extra = new Figures(steady, steadyWrites, withAppend, withoutConsumers, relayOff, withoutAppend, backlog,
                 relay.memory(), tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(),

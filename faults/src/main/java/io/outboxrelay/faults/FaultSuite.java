@@ -16,6 +16,7 @@ import java.util.Map;
  * FaultSuite --mode quick|full --stack-script devstack/stack --stack-dir D --wlp example/target/liberty/wlp
  *            --war example/target/outbox-relay.war --server-xml example/src/main/liberty/config/server.xml
  *            --local-users example/src/main/liberty/local/local-users.xml --out faults/results [--only 1,2,4]
+ *            [--publisher polling|cdc]
  * </pre>
  */
 public final class FaultSuite {
@@ -30,7 +31,11 @@ public final class FaultSuite {
                 Path.of(require(options, "local-users")).toAbsolutePath(), stackDir.resolve("wlp"));
         List<String> only = options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of();
         String runId = Long.toString(System.currentTimeMillis() / 1000 % 1_000_000_000L, 36);
-        Suite suite = new Suite(mode, stack, installation, runId);
+        String publisher = options.getOrDefault("publisher", "polling");
+        if (!List.of("polling", "cdc").contains(publisher)) {
+            throw new IllegalArgumentException("--publisher is polling or cdc, not " + publisher);
+        }
+        Suite suite = new Suite(mode, publisher, stack, installation, runId);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 suite.stopAll();
@@ -67,10 +72,11 @@ public final class FaultSuite {
             suite.stopAll();
         }
 
-        Report report = new Report(LocalDate.now(), mode.name().toLowerCase(Locale.ROOT), Machine.describe(stack), results);
+        Report report = new Report(LocalDate.now(), mode.name().toLowerCase(Locale.ROOT), publisher, Machine.describe(stack),
+                results);
         Path out = Path.of(options.getOrDefault("out", "faults/results"));
         Files.createDirectories(out);
-        String base = LocalDate.now() + "-" + mode.name().toLowerCase(Locale.ROOT);
+        String base = LocalDate.now() + "-" + mode.name().toLowerCase(Locale.ROOT) + (suite.cdc() ? "-cdc" : "");
         Files.writeString(out.resolve(base + ".md"), report.markdown());
         Files.writeString(out.resolve(base + ".json"), report.json());
         System.out.println();

@@ -15,12 +15,14 @@ final class Report {
 
     private final LocalDate date;
     private final String mode;
+    private final String publisher;
     private final String machine;
     private final List<Result> results;
 
-    Report(LocalDate date, String mode, String machine, List<Result> results) {
+    Report(LocalDate date, String mode, String publisher, String machine, List<Result> results) {
         this.date = date;
         this.mode = mode;
+        this.publisher = publisher;
         this.machine = machine;
         this.results = results;
     }
@@ -31,7 +33,8 @@ final class Report {
 
     String markdown() {
         StringBuilder md = new StringBuilder();
-        md.append("# Fault suite, ").append(mode).append(" mode, ").append(date).append("\n\n");
+        md.append("# Fault suite, ").append(mode).append(" mode, ").append(date)
+                .append("cdc".equals(publisher) ? ", CDC mode (outbox.publisher=cdc)" : "").append("\n\n");
         md.append("Machine: ").append(machine).append(".\n\n");
         md.append("| scenario | ").append(String.join(" | ", COLUMNS)).append(" | verdict |\n");
         md.append("|---|").append("---:|".repeat(COLUMNS.size())).append("---|\n");
@@ -64,7 +67,7 @@ final class Report {
     }
 
     String json() {
-        return "{\n  \"date\": " + quote(date.toString()) + ",\n  \"mode\": " + quote(mode) + ",\n  \"machine\": "
+        return "{\n  \"date\": " + quote(date.toString()) + ",\n  \"mode\": " + quote(mode) + ",\n  \"publisher\": " + quote(publisher) + ",\n  \"machine\": "
                 + quote(machine) + ",\n  \"passed\": " + passed() + ",\n  \"scenarios\": [\n"
                 + results.stream().map(Report::json).collect(Collectors.joining(",\n")) + "\n  ]\n}\n";
     }

@@ -23,6 +23,8 @@ final class Suite {
     static final Duration SERVER_START = Duration.ofMinutes(3);
 
     final Mode mode;
+    /** {@code polling} or {@code cdc}: the {@code outbox.publisher} of every server the suite starts. */
+    final String publisher;
     final Stack stack;
     final Installation installation;
     final Ledger ledger;
@@ -31,8 +33,9 @@ final class Suite {
     private final List<Server> started = new java.util.concurrent.CopyOnWriteArrayList<>();
     private Server primary;
 
-    Suite(Mode mode, Stack stack, Installation installation, String runId) {
+    Suite(Mode mode, String publisher, Stack stack, Installation installation, String runId) {
         this.mode = mode;
+        this.publisher = publisher;
         this.stack = stack;
         this.installation = installation;
         this.runId = runId;
@@ -62,9 +65,15 @@ final class Suite {
     Server server(String name, Map<String, String> settings, String... jvmOptions) throws IOException {
         List<String> options = new java.util.ArrayList<>(JVM_OPTIONS);
         options.addAll(List.of(jvmOptions));
-        Server server = Server.create(name, installation, stack.serverEnv(), settings, options);
+        Map<String, String> all = new java.util.LinkedHashMap<>(Map.of("OUTBOX_PUBLISHER", publisher));
+        all.putAll(settings);
+        Server server = Server.create(name, installation, stack.serverEnv(), all, options);
         started.add(server);
         return server;
+    }
+
+    boolean cdc() {
+        return "cdc".equals(publisher);
     }
 
     /** How long a run may take to publish and consume everything once its writer is done. */
