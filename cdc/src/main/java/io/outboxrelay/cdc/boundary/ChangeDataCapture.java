@@ -44,7 +44,8 @@ public class ChangeDataCapture {
 
     private static final Logger LOG = Logger.getLogger(ChangeDataCapture.class.getName());
     private static final String LOCK = "hashtextextended('outbox-relay-cdc/' || ?, 0)";
-    private static final Duration LEADER_CHECK = Duration.ofSeconds(5);
+    private static final Duration ENGINE_CHECK = Duration.ofSeconds(1);
+    private static final Duration LOCK_CHECK = Duration.ofSeconds(5);
     private static final Duration LONGEST_WAIT = Duration.ofMinutes(5);
 
     @Resource
@@ -164,13 +165,17 @@ public class ChangeDataCapture {
                 + settings.publication() + ", " + source.schema() + ".outbox_event)");
         try (ChangeStream stream = ChangeStream.start(engine, EngineProperties.of(source, settings.engineOverrides()),
                 publisher, threads)) {
-            while (stopping.getCount() > 0) {
-                if (stream.awaitEnd(LEADER_CHECK)) {
+            long checked = System.nanoTime();
+            while (!stopping.await(ENGINE_CHECK.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (stream.awaitEnd(Duration.ZERO)) {
                     return stream.failure().orElse("the engine stopped");
                 }
-                if (!lock.isValid(5)) {
-                    LOG.warning("Lost the connection that holds the change stream's lock: stopping the stream");
-                    return null;
+                if (System.nanoTime() - checked > LOCK_CHECK.toNanos()) {
+                    checked = System.nanoTime();
+                    if (!lock.isValid(5)) {
+                        LOG.warning("Lost the connection that holds the change stream's lock: stopping the stream");
+                        return null;
+                    }
                 }
             }
             return null;

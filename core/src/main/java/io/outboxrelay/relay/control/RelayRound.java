@@ -94,8 +94,22 @@ public class RelayRound {
      * log. The ones not claimable now (already SENT, behind an earlier event of their aggregate, not due) are
      * left to the polling relay.
      */
-    public Optional<Flight> launch(String owner, List<Long> ids) throws SQLException {
-        return launch(owner, () -> store.claimIds(owner, settings.lease(), ids, settings.ordering(),
+    public StreamLaunch launch(String owner, List<Long> ids) throws SQLException {
+        RelayStore.IdClaim[] claim = {RelayStore.IdClaim.NOTHING};
+        Optional<Flight> flight = launch(owner, () -> {
+            claim[0] = store.claimIds(owner, settings.lease(), ids, settings.ordering(), settings.blockOnDead());
+            return claim[0].claimed();
+        });
+        return new StreamLaunch(flight, claim[0].claimedAggregates(), claim[0].heldAggregates());
+    }
+
+    /** A launch by id, with the aggregates it took events of and those of the events it left behind. */
+    public record StreamLaunch(Optional<Flight> flight, Set<Long> claimedAggregates, Set<Long> heldAggregates) {
+    }
+
+    /** As {@link #launch(String)}, for the events of these aggregates that nothing holds back any more. */
+    public Optional<Flight> launchFollowers(String owner, Set<Long> aggregates) throws SQLException {
+        return launch(owner, () -> store.claimFollowers(owner, settings.lease(), aggregates, settings.batchSize(),
                 settings.blockOnDead()));
     }
 

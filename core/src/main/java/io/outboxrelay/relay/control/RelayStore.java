@@ -181,6 +181,23 @@ public class RelayStore {
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
+    /** The waiting events of the given aggregates that nothing holds back (see {@link #claimFollowers}). */
+    private static final String CLAIM_FOLLOWERS = """
+            WITH claimable AS (
+                SELECT c.id FROM outbox_unsent c
+                 WHERE c.aggregate_key = ANY (?::bigint[])
+                   AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
+
+                   AND (SELECT earlier.id FROM outbox_unsent earlier
+                         WHERE earlier.aggregate_key = c.aggregate_key
+                           AND earlier.id < c.id
+                           AND earlier.status IN (%s)
+                         LIMIT 1) IS NULL
+                 ORDER BY c.id
+                 LIMIT ?
+                 FOR NO KEY UPDATE OF c SKIP LOCKED),
+            """ + LEASE_AND_RETURN;
+
     /**
      * The events of the given ids (the statement's first parameter) whose lease this relay holds, their
      * queue rows gone: a SENT event leaves the queue (the trigger would delete the row; this takes it
@@ -254,6 +271,15 @@ public class RelayStore {
      */
     private static final JsonReaderFactory JSON = Json.createReaderFactory(Map.of());
 
+    /**
+     * What a claim by id took, the aggregates of what it took, and the aggregates of the events it left behind
+     * (behind an earlier event of their aggregate, or not claimable now).
+     */
+    public record IdClaim(List<ClaimedEvent> claimed, Set<Long> claimedAggregates, Set<Long> heldAggregates) {
+
+        static final IdClaim NOTHING = new IdClaim(List.of(), Set.of(), Set.of());
+    }
+
     /** A dead-lettering decision as the store records it. */
     public record Failure(long id, String status, int attempts, String error) {
     }
@@ -271,6 +297,11 @@ public class RelayStore {
                 : CLAIM_IN_AGGREGATE_ORDER.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
         return handover.isZero() ? claim
                 : claim.replace(DUE, "c.next_attempt_at <= now() - interval '" + handover.toMillis() + " milliseconds'");
+    }
+
+    /** The followers' claim's SQL; its parameters: the aggregates' keys, the limit, the lease owner, the lease in ms. */
+    static String followersStatement(boolean blockOnDead) {
+        return CLAIM_FOLLOWERS.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
     }
 
     /** Claims due rows for {@code lease}, as the database's clock measures it. */
@@ -299,10 +330,10 @@ public class RelayStore {
      * aggregate order an event is left alone while an earlier one of its aggregate waits, unless that one is
      * claimed with it; what is left stays due for the polling relay.
      */
-    public List<ClaimedEvent> claimIds(String owner, Duration lease, List<Long> ids, Ordering ordering,
-                                       boolean blockOnDead) throws SQLException {
+    public IdClaim claimIds(String owner, Duration lease, List<Long> ids, Ordering ordering, boolean blockOnDead)
+            throws SQLException {
         if (ids.isEmpty()) {
-            return List.of();
+            return IdClaim.NOTHING;
         }
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
             Map<Long, Long> candidates = new LinkedHashMap<>(); // id -> aggregate key
@@ -326,7 +357,7 @@ public class RelayStore {
                 }
             }
             if (candidates.isEmpty()) {
-                return List.of();
+                return new IdClaim(List.of(), Set.of(), heldAggregates);
             }
             List<ClaimedEvent> claimed;
             try (PreparedStatement claim = connection.prepareStatement(CLAIM_IDS)) {
@@ -335,7 +366,33 @@ public class RelayStore {
                 claim.setLong(3, lease.toMillis());
                 claimed = claimed(claim);
             }
-            return ordering == Ordering.AGGREGATE ? behindNoMissing(connection, owner, candidates, claimed) : claimed;
+            if (ordering == Ordering.AGGREGATE) {
+                claimed = behindNoMissing(connection, owner, candidates, claimed, heldAggregates);
+            }
+            Set<Long> claimedAggregates = new HashSet<>();
+            claimed.forEach(event -> claimedAggregates.add(candidates.get(event.id())));
+            return new IdClaim(claimed, claimedAggregates, heldAggregates);
+        }
+    }
+
+    /**
+     * Claims, in aggregate order, the waiting events of the given aggregates (their 64-bit keys) that no earlier
+     * event of theirs holds back: after the change stream published an aggregate's event that had come after an
+     * event of the same aggregate committed later (ids are taken at insert, the stream follows commits), the
+     * event it left behind goes now rather than after the handover.
+     */
+    public List<ClaimedEvent> claimFollowers(String owner, Duration lease, Set<Long> aggregates, int limit,
+                                             boolean blockOnDead) throws SQLException {
+        if (aggregates.isEmpty()) {
+            return List.of();
+        }
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement claim = connection.prepareStatement(followersStatement(blockOnDead))) {
+            claim.setArray(1, connection.createArrayOf("bigint", aggregates.toArray()));
+            claim.setInt(2, limit);
+            claim.setString(3, owner);
+            claim.setLong(4, lease.toMillis());
+            return claimed(claim);
         }
     }
 
@@ -345,7 +402,8 @@ public class RelayStore {
      * than overtake it.
      */
     private static List<ClaimedEvent> behindNoMissing(Connection connection, String owner, Map<Long, Long> candidates,
-                                                      List<ClaimedEvent> claimed) throws SQLException {
+                                                      List<ClaimedEvent> claimed, Set<Long> heldAggregates)
+            throws SQLException {
         if (claimed.size() == candidates.size()) {
             return claimed;
         }
@@ -355,6 +413,7 @@ public class RelayStore {
         candidates.forEach((id, aggregate) -> {
             if (!claimedIds.contains(id)) {
                 firstMissing.merge(aggregate, id, Math::min);
+                heldAggregates.add(aggregate);
             }
         });
         List<ClaimedEvent> kept = new ArrayList<>();
@@ -363,6 +422,7 @@ public class RelayStore {
             Long missing = firstMissing.get(candidates.get(event.id()));
             if (missing != null && missing < event.id()) {
                 back.add(event.id());
+                heldAggregates.add(candidates.get(event.id()));
             } else {
                 kept.add(event);
             }

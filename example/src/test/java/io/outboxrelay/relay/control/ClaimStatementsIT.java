@@ -88,6 +88,64 @@ class ClaimStatementsIT {
         }
     }
 
+    @Test
+    void theFollowersClaimTakesTheNextEventOfEachGivenAggregateThatNothingHoldsBack() throws SQLException {
+        try (Connection connection = Database.connect()) {
+            connection.setAutoCommit(false);
+            try {
+                String aggregate = "claim-" + UUID.randomUUID();
+                long first = insert(connection, aggregate);
+                long second = insert(connection, aggregate);
+                long elsewhere = insert(connection, "claim-" + UUID.randomUUID());
+                long key = aggregateKey(connection, first);
+
+                assertThat(followers(connection, key)).as("the first, not the second behind it, nor another aggregate's")
+                        .containsExactly(first);
+                try (PreparedStatement sent = connection.prepareStatement(
+                        "UPDATE outbox_event SET status = 'SENT' WHERE id = ?")) {
+                    sent.setLong(1, first);
+                    sent.executeUpdate();
+                }
+                assertThat(followers(connection, key)).as("once the first is sent").containsExactly(second)
+                        .doesNotContain(elsewhere);
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
+    private static List<Long> followers(Connection connection, long aggregateKey) throws SQLException {
+        try (PreparedStatement claim = connection.prepareStatement(RelayStore.followersStatement(false))) {
+            claim.setArray(1, connection.createArrayOf("bigint", new Object[] {aggregateKey}));
+            claim.setInt(2, 500);
+            claim.setString(3, "claim-statements-it-" + UUID.randomUUID()); // a lease of its own each time
+            claim.setLong(4, 60_000);
+            List<Long> ids = new ArrayList<>();
+            try (ResultSet rows = claim.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong("id"));
+                }
+            }
+            // give the leases back, so that the next claim judges by order, not by lease
+            try (PreparedStatement unlease = connection.prepareStatement(
+                    "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE aggregate_key = ?")) {
+                unlease.setLong(1, aggregateKey);
+                unlease.executeUpdate();
+            }
+            return ids;
+        }
+    }
+
+    private static long aggregateKey(Connection connection, long id) throws SQLException {
+        try (PreparedStatement key = connection.prepareStatement("SELECT aggregate_key FROM outbox_unsent WHERE id = ?")) {
+            key.setLong(1, id);
+            try (ResultSet row = key.executeQuery()) {
+                row.next();
+                return row.getLong(1);
+            }
+        }
+    }
+
     private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit) throws SQLException {
         return claim(connection, ordering, blockOnDead, limit, Duration.ZERO);
     }
