@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The fault suite's documented command in its quick mode, {@code faults/run quick}: its own
  * PostgreSQL and three-node Kafka cluster, its own servers started, killed with SIGKILL and
  * restarted, Kafka and PostgreSQL stopped under load. Uses the WAR and Liberty installation this
- * build made. The counts must show nothing lost and every order applied once, in every scenario.
+ * build made. The counts must show nothing lost and every order applied once, in every scenario; and
+ * again in CDC mode for the crash, the broker outage and the database's restart and crash.
  */
 class FaultSuiteIT {
 
@@ -30,12 +31,48 @@ class FaultSuiteIT {
     private static final List<String> SCENARIOS = List.of("8 production profile", "1 server crash", "2 broker outage",
             "3 database restart", "3b database crash", "4a scale-out", "4b scale-out", "5 Kafka cluster", "6 poison mixed in");
 
+    /** The scenarios CDC mode runs too: the crash, the broker outage, the database's restart and crash. */
+    private static final List<String> CDC_SCENARIOS = List.of("1 server crash", "2 broker outage", "3 database restart",
+            "3b database crash");
+
     @Test
     void nothingIsLostAndEveryOrderIsAppliedOnceUnderEveryFault() throws Exception {
-        Path stack = Path.of("target", "faults-stack").toAbsolutePath();
-        freshStack(stack);
         Path results = Path.of("target", "faults-quick");
-        Path log = Path.of("target", "faults-quick.log");
+        Run run = run("faults-stack", results, Path.of("target", "faults-quick.log"), Map.of());
+
+        assertThat(run.finished()).as("faults/run quick finished; its output:\n" + tail(run.log())).isTrue();
+        String json = Files.readString(latest(results, "-quick.json"));
+        for (String scenario : SCENARIOS) {
+            assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
+        }
+        assertThat(numbers(json, "lost")).as("lost per order scenario").hasSize(8).containsOnly(0L);
+        assertKept(json, run);
+    }
+
+    @Test
+    void inCdcModeNothingIsLostAndEveryOrderIsAppliedOnceUnderCrashesAndOutages() throws Exception {
+        Path results = Path.of("target", "faults-quick-cdc");
+        Run run = run("faults-stack-cdc", results, Path.of("target", "faults-quick-cdc.log"),
+                Map.of("FAULTS_PUBLISHER", "cdc", "FAULTS_ONLY", "1,2,3"));
+
+        assertThat(run.finished()).as("FAULTS_PUBLISHER=cdc faults/run quick finished; its output:\n" + tail(run.log()))
+                .isTrue();
+        String json = Files.readString(latest(results, "-quick-cdc.json"));
+        assertThat(json).contains("\"publisher\": \"cdc\"");
+        for (String scenario : CDC_SCENARIOS) {
+            assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
+        }
+        assertThat(numbers(json, "lost")).as("lost per scenario").hasSize(CDC_SCENARIOS.size()).containsOnly(0L);
+        assertKept(json, run);
+    }
+
+    private record Run(Process process, boolean finished, Path log) {
+    }
+
+    /** Runs {@code faults/run quick} with these settings on a fresh stack of its own. */
+    private static Run run(String stackName, Path results, Path log, Map<String, String> settings) throws Exception {
+        Path stack = Path.of("target", stackName).toAbsolutePath();
+        freshStack(stack);
         ProcessBuilder suite = new ProcessBuilder("faults/run", "quick").directory(PROJECT.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile().getAbsoluteFile());
         suite.environment().putAll(Map.of(
@@ -43,24 +80,23 @@ class FaultSuiteIT {
                 "FAULTS_WLP", Path.of("target", "liberty", "wlp").toAbsolutePath().toString(),
                 "FAULTS_WAR", Path.of("target", "outbox-relay.war").toAbsolutePath().toString(),
                 "FAULTS_RESULTS", results.toAbsolutePath().toString()));
+        suite.environment().putAll(settings);
         Process process = suite.start();
         boolean finished = process.waitFor(25, TimeUnit.MINUTES);
         if (!finished) {
             process.destroy();
             process.waitFor(2, TimeUnit.MINUTES);
         }
+        return new Run(process, finished, log);
+    }
 
-        assertThat(finished).as("faults/run quick finished; its output:\n" + tail(log)).isTrue();
-        String json = Files.readString(latest(results, "-quick.json"));
-        for (String scenario : SCENARIOS) {
-            assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
-        }
-        assertThat(numbers(json, "lost")).as("lost per order scenario").hasSize(8).containsOnly(0L);
+    /** Every order scenario applied each order once, no promise was broken, and the suite said so. */
+    private static void assertKept(String json, Run run) throws IOException {
         assertThat(numbers(json, "orders written")).as("orders written per scenario").allMatch(count -> count >= 1_000);
         assertThat(numbers(json, "inventory effect")).as("the inventory effect equals the orders, every scenario")
                 .isEqualTo(numbers(json, "orders written"));
-        assertThat(json).as("violations; the suite's output:\n" + tail(log)).doesNotContain("\"passed\": false");
-        assertThat(process.exitValue()).isZero();
+        assertThat(json).as("violations; the suite's output:\n" + tail(run.log())).doesNotContain("\"passed\": false");
+        assertThat(run.process().exitValue()).isZero();
     }
 
     /** The run starts on a stack of its own: whatever an earlier run left is stopped and removed. */

@@ -6,6 +6,7 @@ import jakarta.inject.Inject;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -13,12 +14,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
 
 /**
  * Publishes the events a change stream read from the write-ahead log (CDC mode), by id, through the relay's own
  * round: the same records, the same outcomes. What cannot go now (already SENT, behind an earlier event of its
  * aggregate that waits, not due, or given back when its lease ran short) stays due for the polling relay.
  * <p>
+ * The stream reads a commit from the write-ahead log an instant before PostgreSQL makes it visible to other
+ * sessions: an event this cannot see yet is asked for again a few milliseconds later, not taken for SENT.
  * The stream follows commits, the ids follow inserts: an event committed before an earlier event of its aggregate
  * is left behind it. This remembers such aggregates, and once the stream has published an event of one, takes the
  * events it left behind at once rather than after the polling relay's handover.
@@ -27,6 +31,10 @@ import java.util.concurrent.TimeUnit;
 public class StreamPublisher {
 
     private static final Duration OUTAGE_CHECK = Duration.ofMillis(200);
+    /** A commit the stream read is visible to other sessions an instant later: looked for again this often. */
+    private static final Duration VISIBILITY_CHECK = Duration.ofMillis(5);
+    private static final int MOST_VISIBILITY_CHECKS = 200;
+    private static final Logger LOG = Logger.getLogger(StreamPublisher.class.getName());
     /** More aggregates with an event left behind than this, and the rest wait for the polling relay. */
     private static final int MOST_REMEMBERED = 100_000;
     /** Each round takes the next event of each aggregate; what is left after these waits for the polling relay. */
@@ -52,19 +60,36 @@ public class StreamPublisher {
         String owner = owner();
         Set<Long> published = new HashSet<>();
         List<Long> pending = ids;
-        while (!pending.isEmpty()) {
+        int visibilityChecks = 0;
+        while (true) {
             RelayRound.StreamLaunch launch = round.launch(owner, pending);
             remember(launch.heldAggregates());
+            List<Long> again = new ArrayList<>();
             if (launch.flight().isPresent()) {
                 published.addAll(launch.claimedAggregates());
-                pending = round.landGivingBack(launch.flight().get());
+                List<Long> givenBack = round.landGivingBack(launch.flight().get());
+                if (outage.inOutage()) {
+                    again.addAll(givenBack);
+                }
+            } else if (outage.inOutage()) {
+                again.addAll(pending); // nothing claimed: Kafka is down
             }
-            if (pending.isEmpty() || !outage.inOutage()) {
+            if (!launch.notVisibleYet().isEmpty()) {
+                if (++visibilityChecks <= MOST_VISIBILITY_CHECKS) {
+                    again.addAll(launch.notVisibleYet());
+                } else {
+                    LOG.warning(() -> launch.notVisibleYet().size() + " streamed event(s) still not visible after "
+                            + MOST_VISIBILITY_CHECKS * VISIBILITY_CHECK.toMillis() + " ms: left to the polling relay");
+                }
+            }
+            if (again.isEmpty()) {
                 break;
             }
-            if (closing.await(OUTAGE_CHECK.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new InterruptedException("the change stream closes while Kafka is down");
+            Duration wait = outage.inOutage() ? OUTAGE_CHECK : VISIBILITY_CHECK;
+            if (closing.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new InterruptedException("the change stream closes while its batch waits");
             }
+            pending = again;
         }
         published.retainAll(leftBehind);
         if (!published.isEmpty()) {

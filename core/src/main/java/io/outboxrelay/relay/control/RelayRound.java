@@ -100,11 +100,16 @@ public class RelayRound {
             claim[0] = store.claimIds(owner, settings.lease(), ids, settings.ordering(), settings.blockOnDead());
             return claim[0].claimed();
         });
-        return new StreamLaunch(flight, claim[0].claimedAggregates(), claim[0].heldAggregates());
+        return new StreamLaunch(flight, claim[0].claimedAggregates(), claim[0].heldAggregates(),
+                claim[0].notVisibleYet());
     }
 
-    /** A launch by id, with the aggregates it took events of and those of the events it left behind. */
-    public record StreamLaunch(Optional<Flight> flight, Set<Long> claimedAggregates, Set<Long> heldAggregates) {
+    /**
+     * A launch by id, with the aggregates it took events of, those of the events it left behind, and the events it
+     * could not see yet (committed, but not yet visible to other sessions).
+     */
+    public record StreamLaunch(Optional<Flight> flight, Set<Long> claimedAggregates, Set<Long> heldAggregates,
+                               List<Long> notVisibleYet) {
     }
 
     /** As {@link #launch(String)}, for the events of these aggregates that nothing holds back any more. */

@@ -275,9 +275,10 @@ public class RelayStore {
      * What a claim by id took, the aggregates of what it took, and the aggregates of the events it left behind
      * (behind an earlier event of their aggregate, or not claimable now).
      */
-    public record IdClaim(List<ClaimedEvent> claimed, Set<Long> claimedAggregates, Set<Long> heldAggregates) {
+    public record IdClaim(List<ClaimedEvent> claimed, Set<Long> claimedAggregates, Set<Long> heldAggregates,
+                          List<Long> notVisibleYet) {
 
-        static final IdClaim NOTHING = new IdClaim(List.of(), Set.of(), Set.of());
+        static final IdClaim NOTHING = new IdClaim(List.of(), Set.of(), Set.of(), List.of());
     }
 
     /** A dead-lettering decision as the store records it. */
@@ -338,6 +339,7 @@ public class RelayStore {
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
             Map<Long, Long> candidates = new LinkedHashMap<>(); // id -> aggregate key
             Set<Long> heldAggregates = new HashSet<>();
+            Set<Long> seen = new HashSet<>();
             try (PreparedStatement waiting = connection.prepareStatement(WAITING.formatted(
                     blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'"))) {
                 java.sql.Array batch = connection.createArrayOf("bigint", ids.toArray());
@@ -345,6 +347,7 @@ public class RelayStore {
                 waiting.setArray(2, batch);
                 try (ResultSet rows = waiting.executeQuery()) {
                     while (rows.next()) { // in id order
+                        seen.add(rows.getLong("id"));
                         long aggregate = rows.getLong("aggregate_key");
                         boolean held = ordering == Ordering.AGGREGATE
                                 && (rows.getBoolean("behind_another") || heldAggregates.contains(aggregate));
@@ -356,8 +359,9 @@ public class RelayStore {
                     }
                 }
             }
+            List<Long> notVisibleYet = seen.size() == ids.size() ? List.of() : notVisibleYet(connection, ids, seen);
             if (candidates.isEmpty()) {
-                return new IdClaim(List.of(), Set.of(), heldAggregates);
+                return new IdClaim(List.of(), Set.of(), heldAggregates, notVisibleYet);
             }
             List<ClaimedEvent> claimed;
             try (PreparedStatement claim = connection.prepareStatement(CLAIM_IDS)) {
@@ -371,8 +375,30 @@ public class RelayStore {
             }
             Set<Long> claimedAggregates = new HashSet<>();
             claimed.forEach(event -> claimedAggregates.add(candidates.get(event.id())));
-            return new IdClaim(claimed, claimedAggregates, heldAggregates);
+            return new IdClaim(claimed, claimedAggregates, heldAggregates, notVisibleYet);
         }
+    }
+
+    /**
+     * Of the given events that were not queued, those not SENT either. A queued event leaves the queue when it is
+     * SENT, so one that is not queued was SENT, unless its transaction, though it has committed in the write-ahead
+     * log (where the change stream read it), was not yet visible to other sessions: PostgreSQL makes a commit
+     * visible an instant after it has written it (and may have done so since the queue was read). Such an event
+     * must be asked for again, not taken as done.
+     */
+    private static List<Long> notVisibleYet(Connection connection, List<Long> ids, Set<Long> queued) throws SQLException {
+        List<Long> absent = ids.stream().filter(id -> !queued.contains(id)).toList();
+        Set<Long> sent = new HashSet<>();
+        try (PreparedStatement query = connection.prepareStatement(
+                "SELECT id FROM outbox_event WHERE id = ANY (?::bigint[]) AND status = 'SENT'")) {
+            query.setArray(1, connection.createArrayOf("bigint", absent.toArray()));
+            try (ResultSet rows = query.executeQuery()) {
+                while (rows.next()) {
+                    sent.add(rows.getLong(1));
+                }
+            }
+        }
+        return absent.stream().filter(id -> !sent.contains(id)).toList();
     }
 
     /**
