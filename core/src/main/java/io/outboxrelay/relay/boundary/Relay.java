@@ -89,6 +89,11 @@ public class Relay {
                     + " a record sent late in a round could otherwise land after its lease ran out and after the next"
                     + " event of its aggregate, published by the relay that took the rows over");
         }
+        if (settings.publisher() == RelaySettings.Publisher.CDC && !cdcModuleDeployed()) {
+            LOG.warning("outbox.publisher=cdc, but the application has no outbox-relay-cdc jar: nothing streams, and"
+                    + " the polling relay publishes each event only after outbox.cdc.handover-ms ("
+                    + settings.handover().toMillis() + " ms)");
+        }
         for (int i = 0; i < settings.workers(); i++) {
             RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, settings.pipelined(),
                     settings.batchSize());
@@ -112,6 +117,15 @@ public class Relay {
                         + " leaves for " + settings.handover().toMillis() + " ms, polling every "
                         + settings.pollInterval().toMillis() + " ms" : "")
                 + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
+    }
+
+    private static boolean cdcModuleDeployed() {
+        try {
+            Class.forName("io.outboxrelay.cdc.boundary.ChangeDataCapture", false, Relay.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException absent) {
+            return false;
+        }
     }
 
     /**

@@ -112,7 +112,11 @@ public class RelaySettings {
     }
 
     public Publisher publisher() {
-        return Publisher.valueOf(publisher.trim().toUpperCase(java.util.Locale.ROOT));
+        try {
+            return Publisher.valueOf(publisher.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException unknown) {
+            throw new IllegalStateException("outbox.publisher is polling or cdc, not '" + publisher + "'", unknown);
+        }
     }
 
     /**
