@@ -20,6 +20,7 @@ final class ScaleOut {
      * enough for the kill to catch some (at this load a round otherwise takes milliseconds).
      */
     private static final String B_LINGER = "-Doutbox.relay.producer.linger.ms=2000";
+    private static final int MOST_PAUSES = 20;
 
     static List<Result> run(Suite suite) throws Exception {
         Server a = suite.primary();
@@ -54,8 +55,17 @@ final class ScaleOut {
         try (OrderLoad load = OrderLoad.start(tag, List.of(a, b), orders, suite.mode.ratePerSecond)) {
             load.awaitAccepted(orders / 2, suite.writePatience(orders));
             long pid = b.pid();
-            Waits.until("server b to hold leased rows", Duration.ofMinutes(1), Duration.ofMillis(20),
-                    () -> leasedBy(suite, pid) > 0);
+            // b is frozen before it is killed, and killed only while it holds leases: between a look that saw
+            // some and the kill, its round could otherwise end and leave none to take over
+            for (int tries = 1; ; tries++) {
+                Waits.until("server b to hold leased rows", Duration.ofMinutes(1), Duration.ofMillis(20),
+                        () -> leasedBy(suite, pid) > 0);
+                b.pause();
+                if (leasedBy(suite, pid) > 0 || tries == MOST_PAUSES) {
+                    break;
+                }
+                b.resume();
+            }
             b.kill();
             long leased = leasedBy(suite, pid);
             result.count("rows leased by the killed server", leased);

@@ -156,6 +156,22 @@ final class Server {
                 .sum();
     }
 
+    /** Freezes the server's JVM (SIGSTOP): it runs nothing, its leases stay as they are, until {@link #resume}. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+        }
+    }
+
     /** A crash: SIGKILL to the server's JVM, nothing gets to run a shutdown hook. */
     void kill() throws InterruptedException {
         serving = false;
