@@ -73,6 +73,15 @@ public class RelayStore {
     /** The event may be sent now; the claim moves this back by the CDC mode's handover (see {@link #claimStatement}). */
     private static final String DUE = "c.next_attempt_at <= now()";
 
+    /**
+     * No earlier event of the candidate's aggregate waits ({@code %s}: the states that hold it back, see
+     * {@link #holdingStatuses}); a scalar subquery, which PostgreSQL runs per candidate as an index probe.
+     */
+    private static final String NOTHING_EARLIER_WAITS = """
+            (SELECT earlier.id FROM outbox_unsent earlier
+              WHERE earlier.aggregate_key = c.aggregate_key AND earlier.id < c.id AND earlier.status IN (%s)
+              LIMIT 1) IS NULL""";
+
     /** No relay holds the event: no lease, or one that ran out, by the database's clock. */
     private static final String NOT_LEASED = "(c.lease_until IS NULL OR c.lease_until <= now())";
 
@@ -141,11 +150,7 @@ public class RelayStore {
                  WHERE c.id = ANY (ARRAY(SELECT id FROM window_))
                    AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
-                   AND (SELECT earlier.id FROM outbox_unsent earlier
-                         WHERE earlier.aggregate_key = c.aggregate_key
-                           AND earlier.id < c.id
-                           AND earlier.status IN (%s)
-                         LIMIT 1) IS NULL
+                   AND""" + " " + NOTHING_EARLIER_WAITS + """
                  ORDER BY c.id
                  LIMIT ?
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
@@ -188,11 +193,7 @@ public class RelayStore {
                  WHERE c.aggregate_key = ANY (?::bigint[])
                    AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
-                   AND (SELECT earlier.id FROM outbox_unsent earlier
-                         WHERE earlier.aggregate_key = c.aggregate_key
-                           AND earlier.id < c.id
-                           AND earlier.status IN (%s)
-                         LIMIT 1) IS NULL
+                   AND""" + " " + NOTHING_EARLIER_WAITS + """
                  ORDER BY c.id
                  LIMIT ?
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
@@ -295,14 +296,19 @@ public class RelayStore {
      */
     static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover) {
         String claim = ordering == Ordering.NONE ? CLAIM_UNORDERED
-                : CLAIM_IN_AGGREGATE_ORDER.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
+                : CLAIM_IN_AGGREGATE_ORDER.formatted(holdingStatuses(blockOnDead));
         return handover.isZero() ? claim
                 : claim.replace(DUE, "c.next_attempt_at <= now() - interval '" + handover.toMillis() + " milliseconds'");
     }
 
+    /** The states of an earlier event that hold an event back: waiting, and with {@code blockOnDead} dead-lettered. */
+    private static String holdingStatuses(boolean blockOnDead) {
+        return blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'";
+    }
+
     /** The followers' claim's SQL; its parameters: the aggregates' keys, the limit, the lease owner, the lease in ms. */
     static String followersStatement(boolean blockOnDead) {
-        return CLAIM_FOLLOWERS.formatted(blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'");
+        return CLAIM_FOLLOWERS.formatted(holdingStatuses(blockOnDead));
     }
 
     /** Claims due rows for {@code lease}, as the database's clock measures it. */
@@ -341,7 +347,7 @@ public class RelayStore {
             Set<Long> heldAggregates = new HashSet<>();
             Set<Long> seen = new HashSet<>();
             try (PreparedStatement waiting = connection.prepareStatement(WAITING.formatted(
-                    blockOnDead ? "'PENDING', 'DLT', 'DEAD'" : "'PENDING'"))) {
+                    holdingStatuses(blockOnDead)))) {
                 java.sql.Array batch = connection.createArrayOf("bigint", ids.toArray());
                 waiting.setArray(1, batch);
                 waiting.setArray(2, batch);
