@@ -10,9 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.StringReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +50,7 @@ class AdoptionEmbeddedIT {
     @Test
     void aRolledBackPaymentLeavesNeitherItsRowNorItsEvent() throws Exception {
         String payer = "rollback-" + UUID.randomUUID();
-        HttpResponse<String> refused = pay(payer, true);
+        HttpResponse<String> refused = PaymentRecords.pay(server, payer, true);
 
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
         assertThat(server.count("SELECT count(*) FROM payment WHERE payer = ?", payer)).isZero();
@@ -68,27 +65,14 @@ class AdoptionEmbeddedIT {
     @Test
     void aPaymentsEventReachesKafkaInTheDocumentedFormatAndIsBookedOnceThoughDeliveredTwice() throws Exception {
         String payer = "payer-" + UUID.randomUUID();
-        HttpResponse<String> paid = pay(payer, false);
+        HttpResponse<String> paid = PaymentRecords.pay(server, payer, false);
         assertThat(paid.statusCode()).as(paid.body()).isEqualTo(201);
         JsonObject receipt = Json.createReader(new StringReader(paid.body())).readObject();
         String paymentId = receipt.getString("paymentId");
         String eventId = receipt.getString("eventId");
 
-        List<ConsumerRecord<String, String>> records = Kafka.consumeUntil(TOPIC, "the payment's event",
-                consumed -> consumed.stream().anyMatch(record -> eventId.equals(Kafka.header(record, "ce_id"))));
-        ConsumerRecord<String, String> record = records.stream()
-                .filter(candidate -> eventId.equals(Kafka.header(candidate, "ce_id"))).findFirst().orElseThrow();
-        assertThat(record.key()).isEqualTo(paymentId);
-        assertThat(Kafka.header(record, "ce_specversion")).isEqualTo("1.0");
-        assertThat(Kafka.header(record, "ce_type")).isEqualTo("PaymentReceived");
-        assertThat(Kafka.header(record, "ce_subject")).isEqualTo(paymentId);
-        assertThat(Kafka.header(record, "ce_source")).isNotBlank();
-        assertThat(Kafka.header(record, "ce_time")).isNotBlank();
-        assertThat(Kafka.header(record, "content-type")).isEqualTo("application/json");
-        assertThat(Kafka.header(record, "id")).isEqualTo(eventId);
-        assertThat(Kafka.header(record, "aggregate_type")).isEqualTo("Payment");
-        assertThat(Kafka.header(record, "event_version")).isEqualTo("1");
-        assertThat(Json.createReader(new StringReader(record.value())).readObject().getString("payer")).isEqualTo(payer);
+        ConsumerRecord<String, String> record = PaymentRecords.recordOf(TOPIC, eventId);
+        PaymentRecords.assertDocumentedRecord(record, paymentId, eventId, payer);
 
         Awaitility.await("the ledger books the payment").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId) == 1);
@@ -101,13 +85,5 @@ class AdoptionEmbeddedIT {
         Kafka.awaitCommittedPast(GROUP, TOPIC, again.partition(), again.offset());
         assertThat(server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId))
                 .as("the redelivered event had no second effect").isEqualTo(1);
-    }
-
-    private static HttpResponse<String> pay(String payer, boolean refuseAfterAppend) throws Exception {
-        String body = "{\"payer\": \"%s\", \"amount\": 12.50, \"refuseAfterAppend\": %s}".formatted(payer, refuseAfterAppend);
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/api/payments"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
     }
 }

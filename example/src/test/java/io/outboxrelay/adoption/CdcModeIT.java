@@ -17,11 +17,12 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,6 +38,8 @@ class CdcModeIT {
 
     private static final String TOPIC = Kafka.uniqueTopic("cdc-payments");
     private static final String PARCELS = Kafka.uniqueTopic("cdc-parcels");
+    /** Refuses records over 2 KB, so an 8 KB event is one Kafka refuses for good. */
+    private static final String SMALL = Kafka.uniqueTopic("cdc-small");
     private static final String GROUP = "ledger-" + TOPIC;
     private static final String SLOT = "cdc_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private static final String NAME = "outbox-adoption-cdc";
@@ -47,6 +50,8 @@ class CdcModeIT {
     static void deployThePaymentsApplicationInCdcMode() throws Exception {
         Kafka.createTopic(TOPIC, 3);
         Kafka.createTopic(PARCELS, 3);
+        Kafka.createTopic(SMALL, 1, Map.of("max.message.bytes", "2048"));
+        Kafka.createTopic(SMALL + ".DLT", 1);
         server = start(true);
     }
 
@@ -61,24 +66,14 @@ class CdcModeIT {
     @Test
     void aPaymentIsPublishedFromTheWriteAheadLogAsTheSameRecordAndBecomesSentWhereItLanded() throws Exception {
         String payer = "payer-" + UUID.randomUUID();
-        HttpResponse<String> paid = pay(payer);
+        HttpResponse<String> paid = PaymentRecords.pay(server, payer, false);
         assertThat(paid.statusCode()).as(paid.body()).isEqualTo(201);
         JsonObject receipt = Json.createReader(new StringReader(paid.body())).readObject();
         String paymentId = receipt.getString("paymentId");
         String eventId = receipt.getString("eventId");
 
-        ConsumerRecord<String, String> record = recordOf(TOPIC, eventId);
-        assertThat(record.key()).isEqualTo(paymentId);
-        assertThat(Kafka.header(record, "ce_specversion")).isEqualTo("1.0");
-        assertThat(Kafka.header(record, "ce_type")).isEqualTo("PaymentReceived");
-        assertThat(Kafka.header(record, "ce_subject")).isEqualTo(paymentId);
-        assertThat(Kafka.header(record, "ce_source")).isNotBlank();
-        assertThat(Kafka.header(record, "ce_time")).isNotBlank();
-        assertThat(Kafka.header(record, "content-type")).isEqualTo("application/json");
-        assertThat(Kafka.header(record, "id")).isEqualTo(eventId);
-        assertThat(Kafka.header(record, "aggregate_type")).isEqualTo("Payment");
-        assertThat(Kafka.header(record, "event_version")).isEqualTo("1");
-        assertThat(Json.createReader(new StringReader(record.value())).readObject().getString("payer")).isEqualTo(payer);
+        ConsumerRecord<String, String> record = PaymentRecords.recordOf(TOPIC, eventId);
+        PaymentRecords.assertDocumentedRecord(record, paymentId, eventId, payer);
 
         Awaitility.await("the row says where the record landed").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
@@ -117,10 +112,31 @@ class CdcModeIT {
             db.commit();
         }
 
-        recordOf(PARCELS, other.toString());
-        assertThat(status(other)).isEqualTo("SENT");
-        assertThat(status(behind)).as("its aggregate's earlier event waits, so it does too").isEqualTo("PENDING");
-        assertThat(status(waiting)).isEqualTo("PENDING");
+        PaymentRecords.recordOf(PARCELS, other.toString());
+        assertThat(server.status(other)).isEqualTo("SENT");
+        assertThat(server.status(behind)).as("its aggregate's earlier event waits, so it does too").isEqualTo("PENDING");
+        assertThat(server.status(waiting)).isEqualTo("PENDING");
+    }
+
+    @Test
+    void anEventItsTopicRefusesForGoodGoesToItsDeadLetterTopicAsInPollingMode() throws Exception {
+        UUID poison = UUID.randomUUID();
+        byte[] noise = new byte[9_000];
+        new Random(7).nextBytes(noise); // incompressible, so larger than the topic takes even compressed
+        String payload = "{\"noise\": \"" + Base64.getEncoder().encodeToString(noise) + "\"}";
+        try (Connection db = connect()) {
+            insert(db, poison, "parcel-poison-" + poison, "now()", SMALL, payload);
+        }
+
+        Awaitility.await("the poison event dead-lettered").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "DLT".equals(server.status(poison)));
+        ConsumerRecord<String, String> deadLetter = Kafka.consumeUntil(SMALL + ".DLT", "the dead letter", consumed -> consumed
+                        .stream().anyMatch(record -> poison.toString().equals(Kafka.header(record, "dlt_event_id"))))
+                .stream().filter(record -> poison.toString().equals(Kafka.header(record, "dlt_event_id"))).findFirst()
+                .orElseThrow();
+        assertThat(Kafka.header(deadLetter, "dlt_original_topic")).isEqualTo(SMALL);
+        assertThat(Kafka.header(deadLetter, "dlt_error_class")).endsWith("RecordTooLargeException");
+        assertThat(Kafka.header(deadLetter, "ce_id")).isEqualTo(poison.toString());
     }
 
     @Test
@@ -141,7 +157,7 @@ class CdcModeIT {
             assertThat(records.stream().filter(record -> event.toString().equals(Kafka.header(record, "ce_id"))))
                     .as("published once: " + event).hasSize(1);
             Awaitility.await("SENT: " + event).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> "SENT".equals(status(event)));
+                    .until(() -> "SENT".equals(server.status(event)));
         }
     }
 
@@ -165,49 +181,31 @@ class CdcModeIT {
         return started;
     }
 
-    private static ConsumerRecord<String, String> recordOf(String topic, String eventId) {
-        return Kafka.consumeUntil(topic, "event " + eventId,
-                        consumed -> consumed.stream().anyMatch(record -> eventId.equals(Kafka.header(record, "ce_id"))))
-                .stream().filter(record -> eventId.equals(Kafka.header(record, "ce_id"))).findFirst().orElseThrow();
-    }
-
     private static Connection connect() throws SQLException {
         return DriverManager.getConnection(AdoptionServer.databaseUrl(DATABASE), "outbox", "outbox");
     }
 
     /** An event as an application appends it, written straight into the server's database. */
     private static void insert(Connection db, UUID eventId, String aggregateId, String due) throws SQLException {
+        insert(db, eventId, aggregateId, due, PARCELS, "{}");
+    }
+
+    private static void insert(Connection db, UUID eventId, String aggregateId, String due, String topic, String payload)
+            throws SQLException {
         try (PreparedStatement insert = db.prepareStatement("""
                 INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,
                                           next_attempt_at)
-                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, '{}'::jsonb, '{}'::jsonb, %s)""".formatted(due))) {
+                VALUES (?, 'Parcel', ?, 'ParcelMoved', ?, ?::jsonb, '{}'::jsonb, %s)""".formatted(due))) {
             insert.setObject(1, eventId);
             insert.setString(2, aggregateId);
-            insert.setString(3, PARCELS);
+            insert.setString(3, topic);
+            insert.setString(4, payload);
             insert.executeUpdate();
-        }
-    }
-
-    private static String status(UUID eventId) throws SQLException {
-        try (Connection db = connect();
-             PreparedStatement query = db.prepareStatement("SELECT status FROM outbox_event WHERE event_id = ?")) {
-            query.setObject(1, eventId);
-            try (ResultSet row = query.executeQuery()) {
-                return row.next() ? row.getString(1) : null;
-            }
         }
     }
 
     private static String meters() throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/outbox/prometheus"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
-    }
-
-    private static HttpResponse<String> pay(String payer) throws Exception {
-        String body = "{\"payer\": \"%s\", \"amount\": 12.50, \"refuseAfterAppend\": false}".formatted(payer);
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
-                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/api/payments"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -60,6 +60,18 @@ public final class Kafka {
         }
     }
 
+    /** Creates the topic unless the cluster has it already (a topic named by a product, not by one test). */
+    public static void createTopicIfAbsent(String name, int partitions) {
+        try (Admin admin = admin()) {
+            if (admin.listTopics().names().get(60, TimeUnit.SECONDS).contains(name)) {
+                return;
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("could not list the topics", e);
+        }
+        createTopic(name, partitions);
+    }
+
     /** Every record the topic holds right now, from the beginning to the end of each partition, in (partition, offset) order. */
     public static List<ConsumerRecord<String, String>> readAll(String topic) {
         try (KafkaConsumer<String, String> consumer = consumer()) {

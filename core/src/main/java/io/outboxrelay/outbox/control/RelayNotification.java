@@ -22,7 +22,7 @@ import java.util.logging.Logger;
  * prepare a transaction that has notified, so a notification inside would fail every two-phase
  * commit (a host that also sends JMS, say). Should the notification be lost (the server dies right
  * after the commit, the database refuses), the relays' poll finds the rows. {@code outbox.notify=false}
- * leaves it out, and so does CDC mode ({@code outbox.publisher=cdc}), where no relay listens.
+ * leaves it out, and so do CDC and Connect modes ({@code outbox.publisher=cdc|connect}), where no relay listens.
  */
 @ApplicationScoped
 public class RelayNotification {
@@ -50,7 +50,7 @@ public class RelayNotification {
 
     /** Called inside the appending transaction; the notification goes out when (and only if) it commits. */
     public void afterCommit() {
-        if (!enabled || "cdc".equalsIgnoreCase(publisher.trim()) || transactions.getResource(REGISTERED) != null) {
+        if (!enabled || !"polling".equalsIgnoreCase(publisher.trim()) || transactions.getResource(REGISTERED) != null) {
             return;
         }
         transactions.putResource(REGISTERED, Boolean.TRUE);

@@ -1,12 +1,14 @@
 package io.outboxrelay.relay.boundary;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.kafka.boundary.KafkaSettings;
 import io.outboxrelay.relay.control.EventPublisher;
 import io.outboxrelay.relay.control.InstanceClaim;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayStore;
 import io.outboxrelay.relay.control.SendWindow;
 import io.outboxrelay.relay.control.TableStatistics;
+import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -21,6 +23,7 @@ import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,9 +75,20 @@ public class Relay {
     @Inject
     TableStatistics statistics;
 
+    @Inject
+    KafkaSettings kafka;
+
+    @Inject
+    RelayHeartbeat heartbeat;
+
+    @Inject
+    @OutboxClock
+    Clock clock;
+
     private final List<RelayWorker> workers = new ArrayList<>();
     private final List<ScheduledFuture<?>> polls = new ArrayList<>();
     private RelayListener listener;
+    private ConnectProgress connectProgress;
 
     @PostConstruct
     void start() {
@@ -94,6 +108,13 @@ public class Relay {
                     + " the polling relay publishes each event only after outbox.cdc.handover-ms ("
                     + settings.handover().toMillis() + " ms)");
         }
+        long statisticsCheck = statistics.checkInterval().toMillis();
+        polls.add(executor.scheduleWithFixedDelay(statistics::refreshIfStale, statisticsCheck, statisticsCheck,
+                TimeUnit.MILLISECONDS));
+        if (settings.publisher() == RelaySettings.Publisher.CONNECT) {
+            followConnect();
+            return;
+        }
         for (int i = 0; i < settings.workers(); i++) {
             RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, settings.pipelined(),
                     settings.batchSize());
@@ -101,9 +122,6 @@ public class Relay {
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
         }
-        long statisticsCheck = statistics.checkInterval().toMillis();
-        polls.add(executor.scheduleWithFixedDelay(statistics::refreshIfStale, statisticsCheck, statisticsCheck,
-                TimeUnit.MILLISECONDS));
         if (settings.listen()) {
             listener = new RelayListener(dataSources, this::wake);
             Thread thread = threads.newThread(listener);
@@ -117,6 +135,22 @@ public class Relay {
                         + " leaves for " + settings.handover().toMillis() + " ms, polling every "
                         + settings.pollInterval().toMillis() + " ms" : "")
                 + (listener == null ? ", not listening for other servers' appends" : ", listening for appends"));
+    }
+
+    /**
+     * Connect mode: a Kafka Connect worker publishes, so this server claims nothing (no worker, no listener, no
+     * safety net: anything it published would be published twice) and only records what the connector published.
+     */
+    private void followConnect() {
+        String groupId = settings.connectGroupId();
+        connectProgress = new ConnectProgress(() -> ConnectProgress.consumerProperties(
+                kafka.clientProperties("connect-progress"), groupId), settings.connectTopics(), store, clock,
+                heartbeat::beat);
+        Thread thread = threads.newThread(connectProgress);
+        thread.setName("outbox-relay-connect-progress");
+        thread.start();
+        LOG.info(() -> "Relay in Connect mode: Kafka Connect publishes; this server claims nothing and marks SENT what"
+                + " it finds on topics matching " + settings.connectTopics() + " (group " + groupId + ")");
     }
 
     private static boolean cdcModuleDeployed() {
@@ -140,6 +174,10 @@ public class Relay {
 
     @PreDestroy
     void stop() {
+        if (connectProgress != null) {
+            connectProgress.stop();
+            connectProgress.awaitFinished(Duration.ofSeconds(10));
+        }
         if (listener != null) {
             listener.stop();
             listener.awaitFinished(java.time.Duration.ofSeconds(5));

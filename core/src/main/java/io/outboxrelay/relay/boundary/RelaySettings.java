@@ -13,6 +13,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /** Every relay knob, read once from MicroProfile Config; defaults are documented in docs/configuration.md. */
 @ApplicationScoped
@@ -20,8 +22,11 @@ public class RelaySettings {
 
     public enum Ordering { AGGREGATE, NONE }
 
-    /** Who publishes fresh events: the relay's poll, or a change stream from the write-ahead log (the cdc module). */
-    public enum Publisher { POLLING, CDC }
+    /**
+     * Who publishes fresh events: the relay's poll, a change stream from the write-ahead log (the cdc module), or a
+     * Kafka Connect worker outside the server (the connect module's connector), whose records the relay only tracks.
+     */
+    public enum Publisher { POLLING, CDC, CONNECT }
 
     static final String PRODUCER_PREFIX = "outbox.relay.producer.";
 
@@ -36,6 +41,12 @@ public class RelaySettings {
 
     @Inject @ConfigProperty(name = "outbox.cdc.poll-interval-ms", defaultValue = "5000")
     long cdcPollIntervalMs;
+
+    @Inject @ConfigProperty(name = "outbox.connect.topics", defaultValue = ".*\\.events")
+    String connectTopics;
+
+    @Inject @ConfigProperty(name = "outbox.connect.group-id", defaultValue = "outbox-relay-connect-progress")
+    String connectGroupId;
 
     @Inject @ConfigProperty(name = "outbox.relay.workers", defaultValue = "1")
     int workers;
@@ -115,8 +126,23 @@ public class RelaySettings {
         try {
             return Publisher.valueOf(publisher.trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalStateException("outbox.publisher is polling or cdc, not '" + publisher + "'", unknown);
+            throw new IllegalStateException("outbox.publisher is polling, cdc or connect, not '" + publisher + "'", unknown);
         }
+    }
+
+    /** Connect mode: the topics the connector publishes to, whose records tell which events became SENT where. */
+    public Pattern connectTopics() {
+        try {
+            return Pattern.compile(connectTopics.trim());
+        } catch (PatternSyntaxException invalid) {
+            throw new IllegalStateException("outbox.connect.topics is not a regular expression: " + invalid.getMessage(),
+                    invalid);
+        }
+    }
+
+    /** Connect mode: the consumer group that follows the connector's records (one per database, shared by servers). */
+    public String connectGroupId() {
+        return connectGroupId.trim();
     }
 
     /**

@@ -228,6 +228,17 @@ public class RelayStore {
               FROM unnest(?::bigint[], ?::int[], ?::bigint[]) AS x(id, partition_, offset_)
              WHERE o.id = x.id AND x.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
+    /**
+     * Connect mode: the events a Kafka Connect worker published, found on their topics by event id, become SENT
+     * where they landed, if nothing recorded an outcome for them yet (the queue row goes with the trigger).
+     */
+    private static final String MARK_LANDED = """
+            UPDATE outbox_event o
+               SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_,
+                   published_at = x.landed_at::timestamptz, lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM unnest(?::uuid[], ?::int[], ?::bigint[], ?::text[]) AS x(event_id, partition_, offset_, landed_at)
+             WHERE o.event_id = x.event_id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+
     private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
                SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = x.next_at::timestamptz,
@@ -492,6 +503,32 @@ public class RelayStore {
                 update.setArray(7, array(connection, "bigint", sent, Sent::offset));
             });
         }
+    }
+
+    /**
+     * Records where records of events landed that someone else published (Kafka Connect): one statement for the
+     * batch; an event seen twice keeps its first place, one already SENT (or DLT, DEAD) is left as it is.
+     *
+     * @return how many events became SENT
+     */
+    public int markLanded(List<Landed> landed, Instant now) throws SQLException {
+        Map<UUID, Landed> first = new LinkedHashMap<>();
+        landed.forEach(record -> first.putIfAbsent(record.eventId(), record));
+        if (first.isEmpty()) {
+            return 0;
+        }
+        List<Landed> once = List.copyOf(first.values());
+        return update(MARK_LANDED, (connection, update) -> {
+            update.setObject(1, utc(now));
+            update.setArray(2, array(connection, "uuid", once, Landed::eventId));
+            update.setArray(3, array(connection, "integer", once, Landed::partition));
+            update.setArray(4, array(connection, "bigint", once, Landed::offset));
+            update.setArray(5, array(connection, "text", once, record -> record.landedAt().toString()));
+        });
+    }
+
+    /** An event's record as found on its topic: where it landed and when (the record's timestamp). */
+    public record Landed(UUID eventId, int partition, long offset, Instant landedAt) {
     }
 
     public void scheduleRetries(String owner, List<Retry> retries, Instant now) throws SQLException {

@@ -30,9 +30,29 @@ class RelaySettingsTest {
     }
 
     @Test
+    void inConnectModeTheRelayNeitherListensNorHandsOverAndFollowsTheEventsTopics() {
+        RelaySettings settings = settings("connect");
+
+        assertThat(settings.publisher()).isEqualTo(RelaySettings.Publisher.CONNECT);
+        assertThat(settings.listen()).isFalse();
+        assertThat(settings.handover()).isZero();
+        assertThat(settings.connectTopics().matcher("order.events").matches()).isTrue();
+        assertThat(settings.connectTopics().matcher("order.events.DLT").matches()).isFalse();
+        assertThat(settings.connectTopics().matcher("__consumer_offsets").matches()).isFalse();
+    }
+
+    @Test
     void anUnknownPublisherSaysWhichOnesThereAre() {
         assertThatThrownBy(() -> settings("debezium").publisher())
-                .hasMessage("outbox.publisher is polling or cdc, not 'debezium'");
+                .hasMessage("outbox.publisher is polling, cdc or connect, not 'debezium'");
+    }
+
+    @Test
+    void aTopicPatternThatIsNoRegularExpressionSaysSo() {
+        RelaySettings settings = settings("connect");
+        settings.connectTopics = "orders.(events";
+
+        assertThatThrownBy(settings::connectTopics).hasMessageStartingWith("outbox.connect.topics is not a regular expression");
     }
 
     private static RelaySettings settings(String publisher) {
@@ -42,6 +62,7 @@ class RelaySettingsTest {
         settings.pollIntervalMs = 500;
         settings.handoverMs = 30_000;
         settings.cdcPollIntervalMs = 5_000;
+        settings.connectTopics = ".*\\.events";
         return settings;
     }
 }

@@ -50,9 +50,14 @@ public class Replays {
     @ConfigProperty(name = "outbox.replay.max-per-request", defaultValue = "1000")
     int maxPerRequest;
 
+    @Inject
+    @ConfigProperty(name = "outbox.publisher", defaultValue = "polling")
+    String publisher;
+
     private final Jsonb jsonb = JsonbBuilder.create();
 
     public int replayOne(UUID eventId, String actor) {
+        refuseInConnectMode();
         OffsetDateTime now = OffsetDateTime.now(clock);
         int replayed = update("UPDATE outbox_event " + REPLAY_SET + " WHERE event_id = ? AND status IN ('DLT', 'DEAD')",
                 List.of(now, now, eventId));
@@ -75,6 +80,7 @@ public class Replays {
      * swept up in it. At most {@code outbox.replay.max-per-request}, oldest first.
      */
     public BulkReplayResult replayMatching(EventFilter filter, boolean dryRun, String actor) {
+        refuseInConnectMode();
         OffsetDateTime cutoff = OffsetDateTime.now(clock);
         EventCriteria criteria = EventCriteria.of(filter).and("updated_at <= ?", cutoff);
         int matched = (int) count("SELECT count(*) FROM outbox_event WHERE " + criteria.where(), criteria.parameters());
@@ -92,6 +98,18 @@ public class Replays {
         LOG.info(() -> actor + " replayed " + replayed + " of " + matched + " dead letter(s) matching " + filterJson
                 + " last changed before " + cutoff);
         return new BulkReplayResult(false, matched, replayed, cutoff);
+    }
+
+    /**
+     * In Connect mode a Kafka Connect worker publishes what is appended, and nothing else: a replayed row would wait
+     * for ever, so a replay is refused rather than accepted and never done.
+     */
+    private void refuseInConnectMode() {
+        if ("connect".equalsIgnoreCase(publisher.trim())) {
+            throw new NotReplayableException("In Connect mode (outbox.publisher=connect) Kafka Connect publishes only"
+                    + " what is appended, so a replayed event would never be sent; replay after switching to polling"
+                    + " or CDC mode (docs/connect.md)");
+        }
     }
 
     private void audit(String actor, String action, UUID eventId, String filter, OffsetDateTime cutoff,
