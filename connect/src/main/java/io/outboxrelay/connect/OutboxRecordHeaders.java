@@ -93,7 +93,8 @@ public class OutboxRecordHeaders<R extends ConnectRecord<R>> implements Transfor
             Map<String, String> stored = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> fields = object.fields(); fields.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = fields.next();
-                stored.put(field.getKey(), field.getValue().isTextual() ? field.getValue().asText() : field.getValue().toString());
+                JsonNode value = field.getValue();
+                stored.put(field.getKey(), value.isTextual() ? value.asText() : value.toString());
             }
             return stored;
         } catch (JsonProcessingException invalid) {

@@ -16,8 +16,9 @@ import java.util.TreeMap;
  * ({@code mp.messaging.connector.liberty-kafka.security.protocol}, {@code ...sasl.jaas.config},
  * {@code ...ssl.truststore.location}, ...), and the same connection and security settings reach
  * every client the server makes itself: the relay's producer, the admin client (outage probe,
- * lag, Kafka health) and the consumers' dead-letter producer. {@code outbox.kafka.<client>.<property>}
- * (client {@code relay}, {@code admin} or {@code consumer-dlt}) overrides a property for one client.
+ * lag, Kafka health), the consumers' dead-letter producer and, in Connect mode, the reader of the outbox
+ * topics. {@code outbox.kafka.<client>.<property>} (client {@code relay}, {@code admin}, {@code consumer-dlt}
+ * or {@code connect-progress}) overrides a property for one client.
  */
 @ApplicationScoped
 public class KafkaSettings {

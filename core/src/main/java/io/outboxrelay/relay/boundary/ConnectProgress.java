@@ -135,7 +135,7 @@ final class ConnectProgress implements Runnable {
         }
     }
 
-    /** The event a record carries: its {@code ce_id} header, else the Debezium-style {@code id}; none if neither is a UUID. */
+    /** The event a record carries: its {@code ce_id} header, else the Debezium-style {@code id}; none if no UUID. */
     static Optional<UUID> eventId(ConsumerRecord<?, ?> record) {
         for (String name : new String[] {"ce_id", "id"}) {
             Header header = record.headers().lastHeader(name);

@@ -126,7 +126,8 @@ public class RelaySettings {
         try {
             return Publisher.valueOf(publisher.trim().toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException unknown) {
-            throw new IllegalStateException("outbox.publisher is polling, cdc or connect, not '" + publisher + "'", unknown);
+            throw new IllegalStateException("outbox.publisher is polling, cdc or connect, not '" + publisher + "'",
+                    unknown);
         }
     }
 
