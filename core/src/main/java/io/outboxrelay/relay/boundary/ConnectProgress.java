@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -35,13 +36,17 @@ import java.util.regex.Pattern;
  * {@code outbox.connect.topics} in a consumer group of its own and marks the events they carry ({@code ce_id},
  * else {@code id}) SENT with the partition, offset and time of the record, one statement per poll; the group's
  * offsets are committed only after that statement, so a failure reads the records again. Records of events that are
- * not waiting (published before, by the polling relay or twice by the connector after a crash) change nothing.
+ * not waiting (published before, by the polling relay or twice by the connector after a crash) change nothing; a
+ * record of an event this server cannot see yet is marked again with the next polls for a few seconds.
  * Servers share the group, so each partition is followed by one of them.
  */
 final class ConnectProgress implements Runnable {
 
     private static final Logger LOG = Logger.getLogger(ConnectProgress.class.getName());
     private static final Duration POLL = Duration.ofSeconds(1);
+    /** How long a record whose event this server cannot see is marked again (see {@link UnseenEvents}). */
+    private static final Duration VISIBILITY_PATIENCE = Duration.ofSeconds(3);
+    private static final int MOST_UNSEEN = 10_000;
 
     private final Supplier<Map<String, Object>> consumerProperties;
     private final Pattern topics;
@@ -49,6 +54,7 @@ final class ConnectProgress implements Runnable {
     private final Clock clock;
     private final Runnable beat;
     private final Backoff backoff = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), 0.1);
+    private final UnseenEvents unseen = new UnseenEvents(VISIBILITY_PATIENCE, MOST_UNSEEN);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -115,22 +121,28 @@ final class ConnectProgress implements Runnable {
         while (!stopping) {
             beat.run();
             ConsumerRecords<byte[], byte[]> records = opened.poll(POLL);
-            if (records.isEmpty()) {
+            if (records.isEmpty() && unseen.isEmpty()) {
                 continue;
             }
-            List<Landed> landed = new ArrayList<>(records.count());
+            List<Landed> fresh = new ArrayList<>(records.count());
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                eventId(record).ifPresent(eventId -> landed.add(new Landed(eventId, record.partition(), record.offset(),
+                eventId(record).ifPresent(eventId -> fresh.add(new Landed(eventId, record.partition(), record.offset(),
                         record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : clock.instant())));
             }
-            int marked = store.markLanded(landed, clock.instant());
-            opened.commitSync();
+            List<Landed> landed = new ArrayList<>(unseen.held());
+            landed.addAll(fresh);
+            Instant now = clock.instant();
+            Set<UUID> absent = store.markLanded(landed, now);
+            int givenUp = unseen.afterMark(fresh, absent, now);
+            if (!records.isEmpty()) {
+                opened.commitSync();
+            }
             if (failures > 0) {
                 LOG.info("Connect mode: recording what the connector published again");
                 failures = 0;
             }
-            if (marked > 0) {
-                LOG.fine(() -> "Connect mode: " + marked + " event(s) SENT as the connector published them");
+            if (givenUp > 0) {
+                LOG.fine(() -> "Connect mode: " + givenUp + " record(s) name events this outbox does not have");
             }
         }
     }

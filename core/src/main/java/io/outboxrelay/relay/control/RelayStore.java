@@ -230,14 +230,19 @@ public class RelayStore {
 
     /**
      * Connect mode: the events a Kafka Connect worker published, found on their topics by event id, become SENT
-     * where they landed, if nothing recorded an outcome for them yet (the queue row goes with the trigger).
+     * where they landed, if nothing recorded an outcome for them yet (the queue row goes with the trigger). Returns
+     * the ids this session could not see at all (the statement's snapshot is taken before its update).
      */
     private static final String MARK_LANDED = """
-            UPDATE outbox_event o
-               SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_,
-                   published_at = x.landed_at::timestamptz, lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::uuid[], ?::int[], ?::bigint[], ?::text[]) AS x(event_id, partition_, offset_, landed_at)
-             WHERE o.event_id = x.event_id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+            WITH x AS (
+                SELECT * FROM unnest(?::uuid[], ?::int[], ?::bigint[], ?::text[]) AS x(event_id, partition_, offset_, landed_at)),
+            marked AS (
+                UPDATE outbox_event o
+                   SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_,
+                       published_at = x.landed_at::timestamptz, lease_owner = NULL, lease_until = NULL, updated_at = ?
+                  FROM x
+                 WHERE o.event_id = x.event_id AND o.status IN ('PENDING', 'IN_FLIGHT'))
+            SELECT x.event_id FROM x WHERE NOT EXISTS (SELECT 1 FROM outbox_event o WHERE o.event_id = x.event_id)""";
 
     private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
@@ -509,22 +514,31 @@ public class RelayStore {
      * Records where records of events landed that someone else published (Kafka Connect): one statement for the
      * batch; an event seen twice keeps its first place, one already SENT (or DLT, DEAD) is left as it is.
      *
-     * @return how many events became SENT
+     * @return the events of which no row is visible: not committed yet as far as this session sees, or not of
+     *         this outbox
      */
-    public int markLanded(List<Landed> landed, Instant now) throws SQLException {
+    public Set<UUID> markLanded(List<Landed> landed, Instant now) throws SQLException {
         Map<UUID, Landed> first = new LinkedHashMap<>();
         landed.forEach(record -> first.putIfAbsent(record.eventId(), record));
         if (first.isEmpty()) {
-            return 0;
+            return Set.of();
         }
         List<Landed> once = List.copyOf(first.values());
-        return update(MARK_LANDED, (connection, update) -> {
-            update.setObject(1, utc(now));
-            update.setArray(2, array(connection, "uuid", once, Landed::eventId));
-            update.setArray(3, array(connection, "integer", once, Landed::partition));
-            update.setArray(4, array(connection, "bigint", once, Landed::offset));
-            update.setArray(5, array(connection, "text", once, record -> record.landedAt().toString()));
-        });
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement mark = connection.prepareStatement(MARK_LANDED)) {
+            mark.setArray(1, array(connection, "uuid", once, Landed::eventId));
+            mark.setArray(2, array(connection, "integer", once, Landed::partition));
+            mark.setArray(3, array(connection, "bigint", once, Landed::offset));
+            mark.setArray(4, array(connection, "text", once, record -> record.landedAt().toString()));
+            mark.setObject(5, utc(now));
+            Set<UUID> absent = new HashSet<>();
+            try (ResultSet rows = mark.executeQuery()) {
+                while (rows.next()) {
+                    absent.add(rows.getObject(1, UUID.class));
+                }
+            }
+            return absent;
+        }
     }
 
     /** An event's record as found on its topic: where it landed and when (the record's timestamp). */
