@@ -60,6 +60,7 @@ class OperationsIT {
         assertThat(value(scrape, "outbox_publish_results_total{result=\"sent\"}")).isPositive();
         assertThat(value(scrape, "outbox_consumer_records_total{group=\"inventory\",result=\"processed\"}")).isPositive();
         assertThat(value(scrape, "outbox_commit_to_ack_seconds_count")).isPositive();
+        assertThat(value(scrape, "outbox_relay_mark_seconds_count")).as("rounds that marked events SENT").isPositive();
         assertThat(value(scrape, "outbox_consumer_handling_seconds_count{group=\"inventory\"}")).isPositive();
         assertThat(scrape).contains("outbox_events{status=\"SENT\"}", "outbox_oldest_pending_age_seconds ",
                 "outbox_relay_outage 0", "outbox_relay_round_seconds_bucket");

@@ -43,6 +43,7 @@ public class OutboxMeters {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private Timer commitToAck;
     private Timer round;
+    private Timer marking;
     private DistributionSummary batchSize;
     private DistributionSummary attempts;
     private MultiGauge consumerLag;
@@ -104,6 +105,9 @@ public class OutboxMeters {
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofMinutes(1))
                 .register(registry);
+        marking = Timer.builder("outbox.relay.mark")
+                .description("Duration of a relay round's SENT mark: one statement for every event Kafka acknowledged")
+                .register(registry);
         batchSize = DistributionSummary.builder("outbox.relay.batch")
                 .description("Events claimed by a relay round")
                 .baseUnit("events")
@@ -144,6 +148,9 @@ public class OutboxMeters {
         report.commitToAck().forEach(commitToAck::record);
         report.sentAttempts().forEach(attempts::record);
         round.record(report.duration());
+        if (report.sent() > 0) {
+            marking.record(report.marking());
+        }
         batchSize.record(report.claimed());
         sent.increment(report.sent());
         retried.increment(report.retried());

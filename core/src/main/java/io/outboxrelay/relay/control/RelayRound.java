@@ -179,7 +179,9 @@ public class RelayRound {
         Outcomes outcomes = new Outcomes(settings.maxAttempts(), settings.retryBackoff());
         Decision decision = outcomes.decide(claimed, results, done, this::clusterReachable,
                 ThreadLocalRandom.current()::nextDouble);
+        long marking = System.nanoTime();
         store.markSent(owner, decision.sent(), done);
+        Duration marked = Duration.ofNanos(System.nanoTime() - marking);
         retry(owner, decision.retries(), done);
         Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters(),
                 flight.sending().window());
@@ -189,7 +191,7 @@ public class RelayRound {
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
-        report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()));
+        report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()), marked);
         givenBack.addAll(lettered.released());
         return new Landed(claimed.size(), givenBack);
     }
@@ -208,7 +210,7 @@ public class RelayRound {
     }
 
     private void report(List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
-                        Instant acked, Duration duration) {
+                        Instant acked, Duration duration, Duration marking) {
         Map<Long, ClaimedEvent> byId = claimed.stream().collect(Collectors.toMap(ClaimedEvent::id, event -> event));
         List<Duration> commitToAck = new ArrayList<>();
         List<Integer> sentAttempts = new ArrayList<>();
@@ -221,7 +223,7 @@ public class RelayRound {
         int dead = (int) failed.stream().filter(failure -> "DEAD".equals(failure.status())).count();
         reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts,
                 decision.retries().size() + lettered.retries().size(), failed.size() - dead, dead,
-                decision.released().size() + decision.unsent().size() + lettered.released().size()));
+                decision.released().size() + decision.unsent().size() + lettered.released().size(), marking));
     }
 
     /**
