@@ -1,6 +1,7 @@
 package io.outboxrelay.adoption;
 
 import io.outboxrelay.adoption.payments.PaymentsApi;
+import io.outboxrelay.support.LibertyServer;
 import org.awaitility.Awaitility;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.EmptyAsset;
@@ -29,7 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -42,7 +42,6 @@ import java.util.stream.Stream;
  */
 final class AdoptionServer implements AutoCloseable {
 
-    private static final Path WLP = Path.of(System.getProperty("it.wlp.home"));
     private static final Path LIBERTY_CONFIG = Path.of(System.getProperty("it.project.root", ".."))
             .resolve("example/src/main/liberty/config");
     private static final Path EXAMPLE_LIBS = Path.of(System.getProperty("it.example.libs"));
@@ -59,7 +58,7 @@ final class AdoptionServer implements AutoCloseable {
     private AdoptionServer(String name, String database) throws IOException {
         this.name = name;
         this.database = database;
-        this.dir = WLP.resolve("usr/servers").resolve(name);
+        this.dir = LibertyServer.directory(name);
         this.httpPort = freePort();
     }
 
@@ -248,17 +247,7 @@ final class AdoptionServer implements AutoCloseable {
     }
 
     private void run(String action) throws IOException, InterruptedException {
-        Path output = Files.createTempFile("adoption-server-" + action, ".log");
-        Process process = new ProcessBuilder(WLP.resolve("bin/server").toString(), action, name)
-                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        if (!process.waitFor(3, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-            throw new IllegalStateException("server " + action + " " + name + " did not finish within 3 minutes");
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("server " + action + " " + name + " exited " + process.exitValue() + ": "
-                    + Files.readString(output));
-        }
+        LibertyServer.run(action, name);
     }
 
     /** Every application answers: the server's readiness (all applications' checks) is UP. */

@@ -4,6 +4,7 @@ import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Api.Answer;
 import io.outboxrelay.support.Database;
 import io.outboxrelay.support.Kafka;
+import io.outboxrelay.support.PublisherMode;
 import jakarta.json.JsonObject;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,6 +62,13 @@ class OperationsIT {
         assertThat(value(scrape, "outbox_consumer_records_total{group=\"inventory\",result=\"processed\"}")).isPositive();
         assertThat(value(scrape, "outbox_commit_to_ack_seconds_count")).isPositive();
         assertThat(value(scrape, "outbox_relay_mark_seconds_count")).as("rounds that marked events SENT").isPositive();
+        if (PublisherMode.cdc()) {
+            assertThat(value(scrape, "outbox_relay_sent_total{path=\"stream\"}"))
+                    .as("events the change stream handed over, not only the safety net's").isPositive();
+        } else {
+            assertThat(value(scrape, "outbox_relay_sent_total{path=\"claim\"}")).isPositive();
+            assertThat(value(scrape, "outbox_relay_sent_total{path=\"stream\"}")).as("no stream in polling mode").isZero();
+        }
         assertThat(value(scrape, "outbox_consumer_handling_seconds_count{group=\"inventory\"}")).isPositive();
         assertThat(scrape).contains("outbox_events{status=\"SENT\"}", "outbox_oldest_pending_age_seconds ",
                 "outbox_relay_outage 0", "outbox_relay_round_seconds_bucket");

@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -59,6 +60,7 @@ public class OutboxMeters {
     private final Map<String, Counter> consumerRetries = new ConcurrentHashMap<>();
     private final Map<String, Timer> consumerHandling = new ConcurrentHashMap<>();
     private final Set<String> deadLetterGroups = ConcurrentHashMap.newKeySet();
+    private final Map<RoundReport.Path, Counter> sentByPath = new EnumMap<>(RoundReport.Path.class);
 
     @Inject
     @ConfigProperty(name = "outbox.cdc.slot.max-retained-bytes", defaultValue = "1073741824")
@@ -119,6 +121,13 @@ public class OutboxMeters {
                 .publishPercentileHistogram()
                 .maximumExpectedValue(100.0)
                 .register(registry);
+        for (RoundReport.Path path : RoundReport.Path.values()) {
+            sentByPath.put(path, Counter.builder("outbox.relay.sent")
+                    .description("Events Kafka acknowledged, by how the relay found them: claim (the polling claim; in"
+                            + " CDC mode the safety net, which takes what the change stream left) or stream (CDC mode)")
+                    .tag("path", path.name().toLowerCase(Locale.ROOT))
+                    .register(registry));
+        }
         sent = publishResult("sent");
         retried = publishResult("retry");
         deadLettered = publishResult("dlt");
@@ -153,6 +162,7 @@ public class OutboxMeters {
         }
         batchSize.record(report.claimed());
         sent.increment(report.sent());
+        sentByPath.get(report.path()).increment(report.sent());
         retried.increment(report.retried());
         deadLettered.increment(report.deadLettered());
         dead.increment(report.dead());

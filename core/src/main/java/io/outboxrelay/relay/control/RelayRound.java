@@ -11,6 +11,7 @@ import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
 import io.outboxrelay.relay.entity.RoundReport;
+import io.outboxrelay.relay.entity.RoundReport.Path;
 import io.outboxrelay.time.OutboxClock;
 import io.outboxrelay.tracing.boundary.Tracing;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -85,8 +86,8 @@ public class RelayRound {
      * every aggregate with a row in flight, so two batches never hold events of one aggregate.
      */
     public Optional<Flight> launch(String owner) throws SQLException {
-        return launch(owner, () -> store.claim(owner, settings.lease(), settings.batchSize(), settings.ordering(),
-                settings.blockOnDead(), settings.handover()));
+        return launch(owner, Path.CLAIM, () -> store.claim(owner, settings.lease(), settings.batchSize(),
+                settings.ordering(), settings.blockOnDead(), settings.handover()));
     }
 
     /**
@@ -96,7 +97,7 @@ public class RelayRound {
      */
     public StreamLaunch launch(String owner, List<Long> ids) throws SQLException {
         RelayStore.IdClaim[] claim = {RelayStore.IdClaim.NOTHING};
-        Optional<Flight> flight = launch(owner, () -> {
+        Optional<Flight> flight = launch(owner, Path.STREAM, () -> {
             claim[0] = store.claimIds(owner, settings.lease(), ids, settings.ordering(), settings.blockOnDead());
             return claim[0].claimed();
         });
@@ -114,7 +115,7 @@ public class RelayRound {
 
     /** As {@link #launch(String)}, for the events of these aggregates that nothing holds back any more. */
     public Optional<Flight> launchFollowers(String owner, Set<Long> aggregates) throws SQLException {
-        return launch(owner, () -> store.claimFollowers(owner, settings.lease(), aggregates, settings.batchSize(),
+        return launch(owner, Path.STREAM, () -> store.claimFollowers(owner, settings.lease(), aggregates, settings.batchSize(),
                 settings.blockOnDead()));
     }
 
@@ -123,7 +124,7 @@ public class RelayRound {
         List<ClaimedEvent> claim() throws SQLException;
     }
 
-    private Optional<Flight> launch(String owner, Claim claim) throws SQLException {
+    private Optional<Flight> launch(String owner, Path path, Claim claim) throws SQLException {
         heartbeat.beat();
         if (!instance.held(settings.instanceId())) {
             return Optional.empty();
@@ -147,7 +148,8 @@ public class RelayRound {
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());
         SendWindow window = SendWindow.opening(started, settings.lease(), publisher.landingBound(), System::nanoTime);
-        return Optional.of(new Flight(owner, claimed, publisher.send(records, failedBefore, window), spans, started));
+        return Optional.of(new Flight(owner, path, claimed, publisher.send(records, failedBefore, window), spans,
+                started));
     }
 
     /**
@@ -191,7 +193,7 @@ public class RelayRound {
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
-        report(claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()), marked);
+        report(flight.path(), claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()), marked);
         givenBack.addAll(lettered.released());
         return new Landed(claimed.size(), givenBack);
     }
@@ -205,11 +207,11 @@ public class RelayRound {
     }
 
     /** A claimed batch on its way to Kafka, between {@link #launch} and {@link #land}. */
-    public record Flight(String owner, List<ClaimedEvent> claimed, EventPublisher.Sending sending, PublishSpans spans,
+    public record Flight(String owner, Path path, List<ClaimedEvent> claimed, EventPublisher.Sending sending, PublishSpans spans,
                          long started) {
     }
 
-    private void report(List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
+    private void report(Path path, List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
                         Instant acked, Duration duration, Duration marking) {
         Map<Long, ClaimedEvent> byId = claimed.stream().collect(Collectors.toMap(ClaimedEvent::id, event -> event));
         List<Duration> commitToAck = new ArrayList<>();
@@ -221,7 +223,7 @@ public class RelayRound {
         }
         List<Failure> failed = lettered.failures();
         int dead = (int) failed.stream().filter(failure -> "DEAD".equals(failure.status())).count();
-        reports.fire(new RoundReport(claimed.size(), duration, commitToAck, sentAttempts,
+        reports.fire(new RoundReport(path, claimed.size(), duration, commitToAck, sentAttempts,
                 decision.retries().size() + lettered.retries().size(), failed.size() - dead, dead,
                 decision.released().size() + decision.unsent().size() + lettered.released().size(), marking));
     }

@@ -4,6 +4,7 @@ import io.outboxrelay.relay.control.PublishSpans;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayRound.Flight;
 import io.outboxrelay.relay.entity.ClaimedEvent;
+import io.outboxrelay.relay.entity.RoundReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -122,7 +123,7 @@ class RelayWorkerTest {
             if (size == null) {
                 return Optional.empty();
             }
-            Flight flight = new Flight(owner, Collections.nCopies(size, EVENT), null, PublishSpans.NONE, System.nanoTime());
+            Flight flight = new Flight(owner, RoundReport.Path.CLAIM, Collections.nCopies(size, EVENT), null, PublishSpans.NONE, System.nanoTime());
             numbers.put(flight, number);
             return Optional.of(flight);
         }
