@@ -126,6 +126,31 @@ class RelayFailuresIT {
                 .isGreaterThan(RELAY_MAX_ATTEMPTS);
     }
 
+    /**
+     * A missing topic costs the relay {@code max.block.ms} (2 s here) per batch before its records fail. Events for
+     * four missing topics once used up a round's whole window (6 s here) on every claim: every event of their
+     * batches was given back unsent, claimed again, and nothing was published any more, with nothing logged.
+     * Now the records of a missing topic fail (an attempt each) and the topics that failed are checked last.
+     */
+    @Test
+    void eventsForSeveralMissingTopicsDoNotHoldUpTheEventsBatchedWithThem() {
+        String topic = Kafka.uniqueTopic("relay-beside-missing");
+        Kafka.createTopic(topic, 1);
+        List<Event> events = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            events.add(Event.of(Kafka.uniqueTopic("relay-missing-" + i), "shipment-M-" + UUID.randomUUID(), "{}"));
+        }
+        events.add(Event.of(topic, "shipment-" + UUID.randomUUID(), "{\"parcels\": []}")); // checked last at first
+        List<Inserted> inserted = OutboxRows.insertAll(events);
+
+        Row sent = OutboxRows.awaitStatus(inserted.get(4).id(), "SENT");
+        assertThat(sent.kafkaOffset()).isNotNull();
+        for (Inserted missing : inserted.subList(0, 4)) {
+            assertThat(OutboxRows.await(missing.id(), "a failed attempt, or further", row -> row.attempts() > 0
+                    || !"PENDING".equals(row.status())).lastError()).as("why").contains("not present in metadata");
+        }
+    }
+
     /** About 8 KB of random (so incompressible) text: larger than the topic accepts, even if the producer compresses. */
     private static String eightKilobytePayload() {
         byte[] noise = new byte[6 * 1024];

@@ -16,12 +16,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,6 +36,7 @@ import java.util.concurrent.TimeoutException;
 @ApplicationScoped
 public class EventPublisher {
 
+    private static final int MOST_REMEMBERED_TOPICS = 10_000;
     private static final PublishResult LEASE_RUNNING_OUT =
             new PublishResult.NotSent("the round's lease would run out before the record could land");
 
@@ -44,6 +48,9 @@ public class EventPublisher {
 
     private Producer<String, byte[]> producer;
     private Duration landingBound;
+    /** Topics as their last check found them: usable ones are checked first in a batch, failed ones last. */
+    private final Set<String> usableTopics = ConcurrentHashMap.newKeySet();
+    private final Set<String> failedTopics = ConcurrentHashMap.newKeySet();
 
     /** Publishes records keyed by row id, all at once, while {@code window} is open; every row gets a result. */
     public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, SendWindow window)
@@ -65,19 +72,35 @@ public class EventPublisher {
     /**
      * Hands every record but the {@code isolated} ones to the producer and returns without waiting for
      * Kafka: {@link #complete} waits for the acknowledgements and then sends the isolated ones.
+     * <p>
+     * Topic by topic: each topic is checked once per batch (a missing one blocks for {@code max.block.ms}), and its
+     * records are handed over at once if the window is still open. Topics that passed before are checked first (they
+     * answer from the producer's metadata) and those that failed before last, so events for a few missing topics
+     * cannot use up the window of all the others, round after round. A record whose topic failed its check fails now, window or not (it is never handed over); one whose
+     * topic was not reached before the window closed is given back unsent.
      */
     public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window) {
         Producer<String, byte[]> producer = producer();
-        Map<String, Throwable> unusableTopics = checkTopics(producer, records.values().stream()
-                .map(ProducerRecord::topic).distinct().toList());
+        Map<String, List<Long>> idsByTopic = new LinkedHashMap<>();
+        records.forEach((id, record) -> idsByTopic.computeIfAbsent(record.topic(), topic -> new ArrayList<>()).add(id));
+        List<String> topics = new ArrayList<>(idsByTopic.keySet());
+        topics.sort(Comparator.comparingInt(this::checkOrder)); // stable: within a rank, as the batch has them
+        Map<String, Throwable> unusableTopics = new HashMap<>();
         Map<Long, CompletableFuture<PublishResult>> pending = new LinkedHashMap<>();
-        boolean open = window.open();
-        records.forEach((id, record) -> {
-            if (!isolated.contains(id)) {
-                pending.put(id, open ? send(producer, record, unusableTopics.get(record.topic()))
-                        : CompletableFuture.completedFuture(LEASE_RUNNING_OUT));
+        for (String topic : topics) {
+            boolean checked = window.open();
+            Throwable topicProblem = checked ? checkTopic(producer, topic) : null;
+            if (topicProblem != null) {
+                unusableTopics.put(topic, topicProblem);
             }
-        });
+            for (Long id : idsByTopic.get(topic)) {
+                if (!isolated.contains(id)) {
+                    pending.put(id, topicProblem != null || (checked && window.open())
+                            ? send(producer, records.get(id), topicProblem)
+                            : CompletableFuture.completedFuture(LEASE_RUNNING_OUT));
+                }
+            }
+        }
         return new Sending(records, isolated, window, unusableTopics, pending);
     }
 
@@ -90,7 +113,8 @@ public class EventPublisher {
             if (!sending.isolated().contains(suspect.getKey())) {
                 continue;
             }
-            if (!sending.window().open()) {
+            Throwable topicProblem = sending.unusableTopics().get(suspect.getValue().topic());
+            if (!sending.window().open() && topicProblem == null) {
                 results.put(suspect.getKey(), LEASE_RUNNING_OUT);
                 continue;
             }
@@ -98,8 +122,7 @@ public class EventPublisher {
                 results.put(suspect.getKey(), timedOut);
                 continue;
             }
-            CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(),
-                    sending.unusableTopics().get(suspect.getValue().topic()));
+            CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(), topicProblem);
             producer.flush();
             PublishResult result = await(Map.of(suspect.getKey(), alone)).get(suspect.getKey());
             results.put(suspect.getKey(), result);
@@ -116,19 +139,31 @@ public class EventPublisher {
     }
 
     /**
-     * Asking for a topic's partitions once per batch makes a missing topic fail fast for all its
-     * records together, instead of blocking on metadata once per record.
+     * Asking for a topic's partitions once per batch makes a missing topic fail fast for all its records together,
+     * instead of blocking on metadata once per record. Returns the problem, or null for a usable topic.
      */
-    private static Map<String, Throwable> checkTopics(Producer<String, byte[]> producer, List<String> topics) {
-        Map<String, Throwable> unusable = new HashMap<>();
-        for (String topic : topics) {
-            try {
-                producer.partitionsFor(topic);
-            } catch (RuntimeException problem) {
-                unusable.put(topic, problem);
-            }
+    private Throwable checkTopic(Producer<String, byte[]> producer, String topic) {
+        try {
+            producer.partitionsFor(topic);
+        } catch (RuntimeException problem) {
+            remember(topic, failedTopics, usableTopics);
+            return problem;
         }
-        return unusable;
+        remember(topic, usableTopics, failedTopics);
+        return null;
+    }
+
+    /** 0: passed its last check, 1: not checked yet, 2: failed its last check. */
+    private int checkOrder(String topic) {
+        return usableTopics.contains(topic) ? 0 : failedTopics.contains(topic) ? 2 : 1;
+    }
+
+    private static void remember(String topic, Set<String> in, Set<String> notIn) {
+        notIn.remove(topic);
+        if (in.size() >= MOST_REMEMBERED_TOPICS) {
+            in.clear();
+        }
+        in.add(topic);
     }
 
     private static CompletableFuture<PublishResult> send(Producer<String, byte[]> producer,

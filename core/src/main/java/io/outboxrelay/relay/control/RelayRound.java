@@ -185,8 +185,7 @@ public class RelayRound {
         store.markSent(owner, decision.sent(), done);
         Duration marked = Duration.ofNanos(System.nanoTime() - marking);
         retry(owner, decision.retries(), done);
-        Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters(),
-                flight.sending().window());
+        Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters());
         List<Long> givenBack = new ArrayList<>(decision.released());
         givenBack.addAll(decision.unsent());
         store.release(owner, givenBack, done);
@@ -232,11 +231,21 @@ public class RelayRound {
      * Publishes to {@code <topic>.DLT} and records what became of each dead letter (see
      * {@link Outcomes#afterDeadLetters}).
      */
-    private Outcomes.DeadLetterDecision deadLetter(String owner, Outcomes outcomes, List<DeadLetter> deadLetters,
-                                                   SendWindow window) throws SQLException, InterruptedException {
+    private Outcomes.DeadLetterDecision deadLetter(String owner, Outcomes outcomes, List<DeadLetter> candidates)
+            throws SQLException, InterruptedException {
+        if (candidates.isEmpty()) {
+            return new Outcomes.DeadLetterDecision(List.of(), List.of(), List.of());
+        }
+        // the round's sends were answered first and may have taken most of the lease: the dead letters get a
+        // lease, and a window, of their own; those whose lease ran out meanwhile are another relay's now
+        long renewed = System.nanoTime();
+        Set<Long> held = store.renewLeases(owner, candidates.stream().map(letter -> letter.event().id()).toList(),
+                settings.lease());
+        List<DeadLetter> deadLetters = candidates.stream().filter(letter -> held.contains(letter.event().id())).toList();
         if (deadLetters.isEmpty()) {
             return new Outcomes.DeadLetterDecision(List.of(), List.of(), List.of());
         }
+        SendWindow window = SendWindow.opening(renewed, settings.lease(), publisher.landingBound(), System::nanoTime);
         Instant now = clock.instant();
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
         deadLetters.forEach(letter -> records.put(letter.event().id(), KafkaRecords.deadLetter(letter.event(),

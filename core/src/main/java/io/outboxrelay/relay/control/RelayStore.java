@@ -278,6 +278,12 @@ public class RelayStore {
     private static final String UNLEASE =
             "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE id = ANY (?::bigint[]) AND lease_owner = ?";
 
+    /** Lengthens leases that have not run out yet; returns the rows whose lease it lengthened. */
+    private static final String RENEW = """
+            UPDATE outbox_unsent SET lease_until = now() + ? * interval '1 millisecond'
+             WHERE id = ANY (?::bigint[]) AND lease_owner = ? AND lease_until > now()
+            RETURNING id""";
+
     /** Gives every lease of this relay back; its rows stay due, so the next claim takes them. */
     private static final String RELEASE_ALL =
             "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?";
@@ -603,6 +609,30 @@ public class RelayStore {
                 update.setObject(4, utc(now));
             });
         }
+    }
+
+    /**
+     * Lengthens {@code owner}'s leases of these rows by {@code lease} from now, where they have not run out; returns
+     * the rows it still holds. A round's dead letters go after its sends were answered, which may have taken most of
+     * the lease: given back unsent instead, they would be claimed, fail and be given back again in every round.
+     */
+    public Set<Long> renewLeases(String owner, List<Long> ids, Duration lease) throws SQLException {
+        Set<Long> held = new HashSet<>();
+        if (ids.isEmpty()) {
+            return held;
+        }
+        try (Connection connection = dataSources.nonTransactional().getConnection();
+             PreparedStatement renew = connection.prepareStatement(RENEW)) {
+            renew.setLong(1, lease.toMillis());
+            renew.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+            renew.setString(3, owner);
+            try (ResultSet rows = renew.executeQuery()) {
+                while (rows.next()) {
+                    held.add(rows.getLong(1));
+                }
+            }
+        }
+        return held;
     }
 
     /** Gives back every lease {@code owner} holds; returns how many. */
