@@ -356,8 +356,9 @@ public class RelayStore {
     /**
      * Claims the given events, if they are still waiting, due and not leased: what a change stream read from the
      * write-ahead log. An event already SENT (the stream read again after a crash) is not claimed again. With
-     * aggregate order an event is left alone while an earlier one of its aggregate waits, unless that one is
-     * claimed with it; what is left stays due for the polling relay.
+     * aggregate order, as in the polling claim, a batch takes one event of an aggregate, its first waiting one: sent
+     * together, the second could land although Kafka refused the first. The later ones are left behind (the stream
+     * takes them once the first is SENT); what is left stays due for the polling relay.
      */
     public IdClaim claimIds(String owner, Duration lease, List<Long> ids, Ordering ordering, boolean blockOnDead)
             throws SQLException {
@@ -366,6 +367,7 @@ public class RelayStore {
         }
         try (Connection connection = dataSources.nonTransactional().getConnection()) {
             Map<Long, Long> candidates = new LinkedHashMap<>(); // id -> aggregate key
+            Set<Long> candidateAggregates = new HashSet<>();
             Set<Long> heldAggregates = new HashSet<>();
             Set<Long> seen = new HashSet<>();
             try (PreparedStatement waiting = connection.prepareStatement(WAITING.formatted(
@@ -377,12 +379,13 @@ public class RelayStore {
                     while (rows.next()) { // in id order
                         seen.add(rows.getLong("id"));
                         long aggregate = rows.getLong("aggregate_key");
-                        boolean held = ordering == Ordering.AGGREGATE
-                                && (rows.getBoolean("behind_another") || heldAggregates.contains(aggregate));
+                        boolean held = ordering == Ordering.AGGREGATE && (rows.getBoolean("behind_another")
+                                || heldAggregates.contains(aggregate) || candidateAggregates.contains(aggregate));
                         if (held || !rows.getBoolean("ready")) {
                             heldAggregates.add(aggregate);
                         } else {
                             candidates.put(rows.getLong("id"), aggregate);
+                            candidateAggregates.add(aggregate);
                         }
                     }
                 }
