@@ -107,6 +107,11 @@ final class AdoptionServer implements AutoCloseable {
         return paymentsWar("payments-with-cdc.war", libraries);
     }
 
+    /** The payments WAR with every jar: the core's, the CDC mode's, the console's and PrimeFaces. */
+    static Path paymentsWarWithCdcAndConsole() throws IOException {
+        return paymentsWar("payments-with-cdc-and-console.war", allLibraries());
+    }
+
     private static Path paymentsWar(String name, List<Path> libraries) throws IOException {
         Path war = Path.of("target", "adoption", name).toAbsolutePath();
         Files.createDirectories(war.getParent());

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * CDC mode ({@code outbox.publisher=cdc}) in someone else's application: the payments WAR with the core's jars and
- * the cdc jar, unchanged code, on a Liberty server of its own. Debezium's embedded engine streams the outbox's
+ * the cdc jar (and the console's, for an operator's replay), unchanged code, on a Liberty server of its own. Debezium's embedded engine streams the outbox's
  * inserts from PostgreSQL's write-ahead log (a slot of this test's own) and the relay publishes them as it would
  * have polled them. The polling relay's handover is a day here, so every event these tests see published came
  * through the change stream.
@@ -40,6 +40,8 @@ class CdcModeIT {
     private static final String PARCELS = Kafka.uniqueTopic("cdc-parcels");
     /** Refuses records over 2 KB, so an 8 KB event is one Kafka refuses for good. */
     private static final String SMALL = Kafka.uniqueTopic("cdc-small");
+    /** As small at first; an operator then lets it take larger records and replays what it refused. */
+    private static final String MENDED = Kafka.uniqueTopic("cdc-mended");
     private static final String GROUP = "ledger-" + TOPIC;
     private static final String SLOT = "cdc_it_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
     private static final String NAME = "outbox-adoption-cdc";
@@ -52,6 +54,8 @@ class CdcModeIT {
         Kafka.createTopic(PARCELS, 3);
         Kafka.createTopic(SMALL, 1, Map.of("max.message.bytes", "2048"));
         Kafka.createTopic(SMALL + ".DLT", 1);
+        Kafka.createTopic(MENDED, 1, Map.of("max.message.bytes", "2048"));
+        Kafka.createTopic(MENDED + ".DLT", 1);
         server = start(true);
     }
 
@@ -121,11 +125,8 @@ class CdcModeIT {
     @Test
     void anEventItsTopicRefusesForGoodGoesToItsDeadLetterTopicAsInPollingMode() throws Exception {
         UUID poison = UUID.randomUUID();
-        byte[] noise = new byte[9_000];
-        new Random(7).nextBytes(noise); // incompressible, so larger than the topic takes even compressed
-        String payload = "{\"noise\": \"" + Base64.getEncoder().encodeToString(noise) + "\"}";
         try (Connection db = connect()) {
-            insert(db, poison, "parcel-poison-" + poison, "now()", SMALL, payload);
+            insert(db, poison, "parcel-poison-" + poison, "now()", SMALL, tooLargeForTwoKilobytes());
         }
 
         Awaitility.await("the poison event dead-lettered").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
@@ -137,6 +138,31 @@ class CdcModeIT {
         assertThat(Kafka.header(deadLetter, "dlt_original_topic")).isEqualTo(SMALL);
         assertThat(Kafka.header(deadLetter, "dlt_error_class")).endsWith("RecordTooLargeException");
         assertThat(Kafka.header(deadLetter, "ce_id")).isEqualTo(poison.toString());
+    }
+
+    /**
+     * A replayed dead letter is not in the change stream again (the stream brings each append once), so the relay
+     * takes it as soon as it is due, not after the handover: a day here, so only that can publish it.
+     */
+    @Test
+    void aDeadLetterAnOperatorReplaysIsPublishedAtOnceNotAfterTheHandover() throws Exception {
+        UUID letter = UUID.randomUUID();
+        try (Connection db = connect()) {
+            insert(db, letter, "parcel-mended-" + letter, "now()", MENDED, tooLargeForTwoKilobytes());
+        }
+        Awaitility.await("dead-lettered").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "DLT".equals(server.status(letter)));
+
+        Kafka.setTopicConfig(MENDED, "max.message.bytes", "1048576"); // the operator's fix
+        HttpResponse<String> replay = PaymentRecords.asOperator(HttpRequest.newBuilder(
+                URI.create(server.baseUrl() + "/payments/outbox/api/events/" + letter + "/replay"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+
+        ConsumerRecord<String, String> record = PaymentRecords.recordOf(MENDED, letter.toString());
+        Awaitility.await("SENT where it landed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ? AND status = 'SENT'"
+                        + " AND kafka_offset = ? AND replay_count = 1", letter, record.offset()) == 1);
     }
 
     @Test
@@ -166,8 +192,8 @@ class CdcModeIT {
      * after the handover (a day here).
      */
     private static AdoptionServer start(boolean freshDatabase) throws Exception {
-        AdoptionServer started = AdoptionServer.start(NAME, DATABASE, freshDatabase, false, List.of(
-                new AdoptionServer.App("payments", AdoptionServer.paymentsWarWithCdc(), "/payments", Map.of(
+        AdoptionServer started = AdoptionServer.start(NAME, DATABASE, freshDatabase, true, List.of(
+                new AdoptionServer.App("payments", AdoptionServer.paymentsWarWithCdcAndConsole(), "/payments", Map.of(
                         "outbox.publisher", "cdc",
                         "outbox.cdc.slot", SLOT,
                         "outbox.cdc.publication", SLOT,
@@ -179,6 +205,13 @@ class CdcModeIT {
         Awaitility.await("the server streams from its slot").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
                 .until(() -> started.count("SELECT count(*) FROM pg_replication_slots WHERE slot_name = ? AND active", SLOT) == 1);
         return started;
+    }
+
+    /** A payload larger than 2 KB even compressed (incompressible noise): a topic that takes 2 KB refuses it for good. */
+    private static String tooLargeForTwoKilobytes() {
+        byte[] noise = new byte[9_000];
+        new Random(7).nextBytes(noise);
+        return "{\"noise\": \"" + Base64.getEncoder().encodeToString(noise) + "\"}";
     }
 
     private static Connection connect() throws SQLException {

@@ -13,10 +13,8 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -28,7 +26,6 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -121,7 +118,7 @@ class ConnectModeIT {
         Awaitility.await("SENT where it landed").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> "SENT".equals(server.status(WAITING)));
 
-        HttpResponse<String> detail = operator(HttpRequest.newBuilder(
+        HttpResponse<String> detail = PaymentRecords.asOperator(HttpRequest.newBuilder(
                 URI.create(server.baseUrl() + "/payments/outbox/api/events/" + WAITING)));
         assertThat(detail.statusCode()).as(detail.body()).isEqualTo(200);
         JsonObject event = Json.createReader(new StringReader(detail.body())).readObject();
@@ -141,7 +138,7 @@ class ConnectModeIT {
             kill.setObject(1, dead);
             kill.executeUpdate();
         }
-        HttpResponse<String> replay = operator(HttpRequest.newBuilder(
+        HttpResponse<String> replay = PaymentRecords.asOperator(HttpRequest.newBuilder(
                 URI.create(server.baseUrl() + "/payments/outbox/api/events/" + dead + "/replay"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.noBody()));
         assertThat(replay.statusCode()).as(replay.body()).isEqualTo(409);
@@ -255,12 +252,5 @@ class ConnectModeIT {
                 return row.getObject(1, OffsetDateTime.class);
             }
         }
-    }
-
-    private static HttpResponse<String> operator(HttpRequest.Builder request) throws Exception {
-        String credentials = Base64.getEncoder().encodeToString(
-                ("operator:" + System.getProperty("it.operator.password")).getBytes(StandardCharsets.UTF_8));
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-                .send(request.header("Authorization", "Basic " + credentials).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

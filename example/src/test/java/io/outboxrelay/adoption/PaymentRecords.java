@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +30,14 @@ final class PaymentRecords {
                 HttpRequest.newBuilder(URI.create(server.baseUrl() + "/payments/api/payments"))
                         .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A request to a server's console API as the local test operator (who may replay). */
+    static HttpResponse<String> asOperator(HttpRequest.Builder request) throws Exception {
+        String credentials = Base64.getEncoder().encodeToString(
+                ("operator:" + System.getProperty("it.operator.password")).getBytes(StandardCharsets.UTF_8));
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(request.header("Authorization", "Basic " + credentials).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** The record of {@code eventId}, read from the start of {@code topic} until it is there. */

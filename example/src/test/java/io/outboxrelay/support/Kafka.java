@@ -60,6 +60,19 @@ public final class Kafka {
         }
     }
 
+    /** Sets one config of an existing topic, as an operator would (e.g. a larger {@code max.message.bytes}). */
+    public static void setTopicConfig(String topic, String key, String value) {
+        try (Admin admin = admin()) {
+            admin.incrementalAlterConfigs(Map.of(
+                    new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic),
+                    List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
+                            new org.apache.kafka.clients.admin.ConfigEntry(key, value),
+                            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not set " + key + " of topic " + topic, e);
+        }
+    }
+
     /** Creates the topic unless the cluster has it already (a topic named by a product, not by one test). */
     public static void createTopicIfAbsent(String name, int partitions) {
         try (Admin admin = admin()) {

@@ -70,7 +70,10 @@ public class RelayStore {
             o.id, o.event_id, o.aggregate_type, o.aggregate_id, o.event_type, o.event_version, o.topic,
             o.payload::text AS payload, o.headers::text AS headers, o.attempts, o.created_at, o.first_failed_at""";
 
-    /** The event may be sent now; the claim moves this back by the CDC mode's handover (see {@link #claimStatement}). */
+    /**
+     * The event may be sent now; in CDC mode the safety net's claim adds the handover for events no relay has claimed
+     * yet (see {@link #claimStatement}).
+     */
     private static final String DUE = "c.next_attempt_at <= now()";
 
     /**
@@ -97,7 +100,8 @@ public class RelayStore {
      */
     private static final String LEASE_AND_RETURN = """
             leased AS (
-                UPDATE outbox_unsent u SET lease_owner = ?, lease_until = now() + ? * interval '1 millisecond'
+                UPDATE outbox_unsent u SET lease_owner = ?, lease_until = now() + ? * interval '1 millisecond',
+                       claimed_before = true
                  WHERE u.id = ANY (ARRAY(SELECT id FROM claimable))
                 RETURNING u.id)
             SELECT""" + " " + CLAIMED_COLUMNS + """
@@ -313,14 +317,17 @@ public class RelayStore {
 
     /**
      * The claim's SQL; its parameters: (for aggregate order, the window's limit,) the limit, the lease owner, the
-     * lease in ms. A row is due once its {@code next_attempt_at} is {@code handover} behind the database's clock
-     * (zero when polling; in CDC mode the change stream's head start).
+     * lease in ms. A row is due once its {@code next_attempt_at} has passed; with a {@code handover} (CDC mode's, the
+     * change stream's head start; zero when polling) an event no relay has claimed yet only once its
+     * {@code next_attempt_at} is that far behind the database's clock. A retry, a replay or an event given back has
+     * been claimed before and is not in the stream again, so it goes when due.
      */
     static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover) {
         String claim = ordering == Ordering.NONE ? CLAIM_UNORDERED
                 : CLAIM_IN_AGGREGATE_ORDER.formatted(holdingStatuses(blockOnDead));
         return handover.isZero() ? claim
-                : claim.replace(DUE, "c.next_attempt_at <= now() - interval '" + handover.toMillis() + " milliseconds'");
+                : claim.replace(DUE, "(" + DUE + " AND (c.claimed_before OR c.next_attempt_at <= now() - interval '"
+                        + handover.toMillis() + " milliseconds'))");
     }
 
     /** The states of an earlier event that hold an event back: waiting, and with {@code blockOnDead} dead-lettered. */

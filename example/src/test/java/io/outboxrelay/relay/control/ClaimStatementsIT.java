@@ -89,6 +89,32 @@ class ClaimStatementsIT {
     }
 
     @Test
+    void inCdcModeAnEventARelayClaimedBeforeGoesWhenDueWithoutTheHandover() throws SQLException {
+        for (Ordering ordering : Ordering.values()) {
+            try (Connection connection = Database.connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    long retried = insert(connection, "claim-" + UUID.randomUUID());
+                    assertThat(claim(connection, Ordering.NONE, false, 10_000)).as("a relay claims it").contains(retried);
+                    try (PreparedStatement retry = connection.prepareStatement( // its send failed: a retry, due now
+                            "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE id = ?")) {
+                        retry.setLong(1, retried);
+                        retry.executeUpdate();
+                    }
+                    long fresh = insert(connection, "claim-" + UUID.randomUUID());
+
+                    List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
+
+                    assertThat(claimed).as(ordering + ": claimed before, so not in the stream again; or just appended")
+                            .contains(retried).doesNotContain(fresh);
+                } finally {
+                    connection.rollback();
+                }
+            }
+        }
+    }
+
+    @Test
     void theFollowersClaimTakesTheNextEventOfEachGivenAggregateThatNothingHoldsBack() throws SQLException {
         try (Connection connection = Database.connect()) {
             connection.setAutoCommit(false);
