@@ -62,12 +62,16 @@ class OperationsIT {
         assertThat(value(scrape, "outbox_consumer_records_total{group=\"inventory\",result=\"processed\"}")).isPositive();
         assertThat(value(scrape, "outbox_commit_to_ack_seconds_count")).isPositive();
         assertThat(value(scrape, "outbox_relay_mark_seconds_count")).as("rounds that marked events SENT").isPositive();
+        assertThat(value(scrape, "outbox_relay_claim_seconds_count{path=\"claim\"}"))
+                .as("claims of due rows: in CDC mode the safety net's, which run while the stream keeps up").isPositive();
         if (PublisherMode.cdc()) {
             assertThat(value(scrape, "outbox_relay_sent_total{path=\"stream\"}"))
                     .as("events the change stream handed over, not only the safety net's").isPositive();
+            assertThat(value(scrape, "outbox_relay_claim_seconds_count{path=\"stream\"}")).isPositive();
         } else {
             assertThat(value(scrape, "outbox_relay_sent_total{path=\"claim\"}")).isPositive();
             assertThat(value(scrape, "outbox_relay_sent_total{path=\"stream\"}")).as("no stream in polling mode").isZero();
+            assertThat(value(scrape, "outbox_relay_claim_seconds_count{path=\"stream\"}")).isZero();
         }
         assertThat(value(scrape, "outbox_consumer_handling_seconds_count{group=\"inventory\"}")).isPositive();
         assertThat(scrape).contains("outbox_events{status=\"SENT\"}", "outbox_oldest_pending_age_seconds ",

@@ -12,6 +12,7 @@ import io.outboxrelay.consumer.entity.ConsumerOutcome;
 import io.outboxrelay.lag.boundary.LagSnapshot;
 import io.outboxrelay.outbox.entity.EventStatus;
 import io.outboxrelay.relay.boundary.OutageGate;
+import io.outboxrelay.relay.entity.ClaimReport;
 import io.outboxrelay.relay.entity.RoundReport;
 import io.outboxrelay.retention.entity.RowsDeleted;
 import jakarta.annotation.PostConstruct;
@@ -61,6 +62,7 @@ public class OutboxMeters {
     private final Map<String, Timer> consumerHandling = new ConcurrentHashMap<>();
     private final Set<String> deadLetterGroups = ConcurrentHashMap.newKeySet();
     private final Map<RoundReport.Path, Counter> sentByPath = new EnumMap<>(RoundReport.Path.class);
+    private final Map<RoundReport.Path, Timer> claimsByPath = new EnumMap<>(RoundReport.Path.class);
 
     @Inject
     @ConfigProperty(name = "outbox.cdc.slot.max-retained-bytes", defaultValue = "1073741824")
@@ -127,6 +129,11 @@ public class OutboxMeters {
                             + " CDC mode the safety net, which takes what the change stream left) or stream (CDC mode)")
                     .tag("path", path.name().toLowerCase(Locale.ROOT))
                     .register(registry));
+            claimsByPath.put(path, Timer.builder("outbox.relay.claim")
+                    .description("Duration of every claim of the relay, also those that found nothing, by how it looked:"
+                            + " claim (due rows; in CDC mode the safety net's) or stream (the ids the change stream read)")
+                    .tag("path", path.name().toLowerCase(Locale.ROOT))
+                    .register(registry));
         }
         sent = publishResult("sent");
         retried = publishResult("retry");
@@ -151,6 +158,10 @@ public class OutboxMeters {
                 .description("Publish outcomes: sent, retry (will be tried again), dlt (on the dead-letter topic), dead")
                 .tag("result", result)
                 .register(registry);
+    }
+
+    void onClaim(@Observes ClaimReport claim) {
+        claimsByPath.get(claim.path()).record(claim.duration());
     }
 
     void onRound(@Observes RoundReport report) {

@@ -7,6 +7,7 @@ import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.relay.control.Outcomes.DeadLetter;
 import io.outboxrelay.relay.control.Outcomes.Decision;
 import io.outboxrelay.relay.control.RelayStore.Failure;
+import io.outboxrelay.relay.entity.ClaimReport;
 import io.outboxrelay.relay.entity.ClaimedEvent;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
@@ -63,6 +64,9 @@ public class RelayRound {
 
     @Inject
     jakarta.enterprise.event.Event<RoundReport> reports;
+
+    @Inject
+    jakarta.enterprise.event.Event<ClaimReport> claims;
 
     @Inject
     RelayHeartbeat heartbeat;
@@ -139,6 +143,7 @@ public class RelayRound {
         }
         long started = System.nanoTime(); // no later than the lease begins in the database
         List<ClaimedEvent> claimed = claim.claim();
+        claims.fire(new ClaimReport(path, claimed.size(), Duration.ofNanos(System.nanoTime() - started)));
         if (claimed.isEmpty()) {
             return Optional.empty();
         }
