@@ -28,11 +28,12 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * CDC mode ({@code outbox.publisher=cdc}) in someone else's application: the payments WAR with the core's jars and
- * the cdc jar (and the console's, for an operator's replay), unchanged code, on a Liberty server of its own. Debezium's embedded engine streams the outbox's
- * inserts from PostgreSQL's write-ahead log (a slot of this test's own) and the relay publishes them as it would
- * have polled them. The polling relay's handover is a day here, so every event these tests see published came
- * through the change stream.
+ * CDC mode ({@code outbox.publisher=cdc}) in someone else's application: the payments WAR with the core's jars, the
+ * cdc jar and the console's (for an operator's replay), unchanged code, on a Liberty server of its own. Debezium's
+ * embedded engine streams the outbox's inserts from PostgreSQL's write-ahead log (a slot of this test's own) and the
+ * relay publishes them as it would have polled them. The polling relay's handover is a day here, so every appended
+ * event these tests see published came through the change stream; a replayed dead letter, which the stream does not
+ * bring again, is the polling relay's at once.
  */
 class CdcModeIT {
 
@@ -207,7 +208,7 @@ class CdcModeIT {
         return started;
     }
 
-    /** A payload larger than 2 KB even compressed (incompressible noise): a topic that takes 2 KB refuses it for good. */
+    /** A payload over 2 KB even compressed (incompressible noise): a topic that takes 2 KB refuses it for good. */
     private static String tooLargeForTwoKilobytes() {
         byte[] noise = new byte[9_000];
         new Random(7).nextBytes(noise);

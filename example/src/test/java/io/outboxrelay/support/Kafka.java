@@ -1,12 +1,15 @@
 package io.outboxrelay.support;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
@@ -63,11 +66,9 @@ public final class Kafka {
     /** Sets one config of an existing topic, as an operator would (e.g. a larger {@code max.message.bytes}). */
     public static void setTopicConfig(String topic, String key, String value) {
         try (Admin admin = admin()) {
-            admin.incrementalAlterConfigs(Map.of(
-                    new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic),
-                    List.of(new org.apache.kafka.clients.admin.AlterConfigOp(
-                            new org.apache.kafka.clients.admin.ConfigEntry(key, value),
-                            org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET)))).all().get(60, TimeUnit.SECONDS);
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                    List.of(new AlterConfigOp(new ConfigEntry(key, value), AlterConfigOp.OpType.SET))))
+                    .all().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("could not set " + key + " of topic " + topic, e);
         }

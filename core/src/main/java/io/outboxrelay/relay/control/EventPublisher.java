@@ -76,8 +76,9 @@ public class EventPublisher {
      * Topic by topic: each topic is checked once per batch (a missing one blocks for {@code max.block.ms}), and its
      * records are handed over at once if the window is still open. Topics that passed before are checked first (they
      * answer from the producer's metadata) and those that failed before last, so events for a few missing topics
-     * cannot use up the window of all the others, round after round. A record whose topic failed its check fails now, window or not (it is never handed over); one whose
-     * topic was not reached before the window closed is given back unsent.
+     * cannot use up the window of all the others, round after round. A record whose topic failed its check fails
+     * now, window or not (it is never handed over); one whose topic was not reached before the window closed is
+     * given back unsent.
      */
     public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window) {
         Producer<String, byte[]> producer = producer();

@@ -119,8 +119,8 @@ public class RelayRound {
 
     /** As {@link #launch(String)}, for the events of these aggregates that nothing holds back any more. */
     public Optional<Flight> launchFollowers(String owner, Set<Long> aggregates) throws SQLException {
-        return launch(owner, Path.STREAM, () -> store.claimFollowers(owner, settings.lease(), aggregates, settings.batchSize(),
-                settings.blockOnDead()));
+        return launch(owner, Path.STREAM, () -> store.claimFollowers(owner, settings.lease(), aggregates,
+                settings.batchSize(), settings.blockOnDead()));
     }
 
     @FunctionalInterface
@@ -197,7 +197,8 @@ public class RelayRound {
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }
-        report(flight.path(), claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()), marked);
+        report(flight.path(), claimed, decision, lettered, done, Duration.ofNanos(System.nanoTime() - flight.started()),
+                marked);
         givenBack.addAll(lettered.released());
         return new Landed(claimed.size(), givenBack);
     }
@@ -211,12 +212,12 @@ public class RelayRound {
     }
 
     /** A claimed batch on its way to Kafka, between {@link #launch} and {@link #land}. */
-    public record Flight(String owner, Path path, List<ClaimedEvent> claimed, EventPublisher.Sending sending, PublishSpans spans,
-                         long started) {
+    public record Flight(String owner, Path path, List<ClaimedEvent> claimed, EventPublisher.Sending sending,
+                         PublishSpans spans, long started) {
     }
 
-    private void report(Path path, List<ClaimedEvent> claimed, Decision decision, Outcomes.DeadLetterDecision lettered,
-                        Instant acked, Duration duration, Duration marking) {
+    private void report(Path path, List<ClaimedEvent> claimed, Decision decision,
+                        Outcomes.DeadLetterDecision lettered, Instant acked, Duration duration, Duration marking) {
         Map<Long, ClaimedEvent> byId = claimed.stream().collect(Collectors.toMap(ClaimedEvent::id, event -> event));
         List<Duration> commitToAck = new ArrayList<>();
         List<Integer> sentAttempts = new ArrayList<>();
@@ -246,7 +247,8 @@ public class RelayRound {
         long renewed = System.nanoTime();
         Set<Long> held = store.renewLeases(owner, candidates.stream().map(letter -> letter.event().id()).toList(),
                 settings.lease());
-        List<DeadLetter> deadLetters = candidates.stream().filter(letter -> held.contains(letter.event().id())).toList();
+        List<DeadLetter> deadLetters = candidates.stream().filter(letter -> held.contains(letter.event().id()))
+                .toList();
         if (deadLetters.isEmpty()) {
             return new Outcomes.DeadLetterDecision(List.of(), List.of(), List.of());
         }

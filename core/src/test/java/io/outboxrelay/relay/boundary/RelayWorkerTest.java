@@ -123,7 +123,8 @@ class RelayWorkerTest {
             if (size == null) {
                 return Optional.empty();
             }
-            Flight flight = new Flight(owner, RoundReport.Path.CLAIM, Collections.nCopies(size, EVENT), null, PublishSpans.NONE, System.nanoTime());
+            Flight flight = new Flight(owner, RoundReport.Path.CLAIM, Collections.nCopies(size, EVENT), null,
+                    PublishSpans.NONE, System.nanoTime());
             numbers.put(flight, number);
             return Optional.of(flight);
         }
