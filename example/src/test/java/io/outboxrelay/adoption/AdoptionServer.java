@@ -169,6 +169,15 @@ final class AdoptionServer implements AutoCloseable {
         run("stop");
     }
 
+    /** Freezes the server's JVM (SIGSTOP), as a long pause of the collector or of the machine would, until {@link #resume}. */
+    void pause() throws IOException, InterruptedException {
+        LibertyServer.signal(name, "STOP");
+    }
+
+    void resume() throws IOException, InterruptedException {
+        LibertyServer.signal(name, "CONT");
+    }
+
     private void freshDatabase() throws SQLException {
         freshDatabase(database);
     }

@@ -18,6 +18,20 @@ public final class LibertyServer {
         return WLP.resolve("usr/servers").resolve(name);
     }
 
+    /** The process id of the named, running server's JVM, from the pid file Liberty's script writes. */
+    public static long pid(String name) throws IOException {
+        return Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid").resolve(name + ".pid")).trim());
+    }
+
+    /** Sends {@code signal} (as {@code kill} names it: STOP, CONT) to the named server's JVM, by its process id. */
+    public static void signal(String name, String signal) throws IOException, InterruptedException {
+        long pid = pid(name);
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " (server " + name + ") failed");
+        }
+    }
+
     /** Runs {@code server <action> <name>} and waits up to three minutes for it; fails with its output otherwise. */
     public static void run(String action, String name) throws IOException, InterruptedException {
         Path output = Files.createTempFile("liberty-server-" + action, ".log");
