@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Outbox Relay in its Liberty server. Drains: earlier drains' rows are deleted, the backlog is
@@ -19,6 +20,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
     private final String name;
     private final String settings;
     private final ServerMemory memory = new ServerMemory();
+    private final RelayPaths paths = new RelayPaths();
 
     OutboxRelayServer(String name, String settings) {
         this.name = name;
@@ -39,6 +41,10 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         return memory;
     }
 
+    RelayPaths paths() {
+        return paths;
+    }
+
     @Override
     public long drain(Env env, int n) throws Exception {
         requireReady(env);
@@ -47,12 +53,16 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         // SENT history is the backlog-independence figure's, and the server's own rows stay
         env.sql("DELETE FROM outbox_event WHERE aggregate_type = 'Bench'");
         env.vacuumAndAwaitNoAutovacuum("outbox_event");
+        Map<String, Double> meters = RelayPaths.snapshot(env);
+        long nanos;
         try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
-            return Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
+            nanos = Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
                     + " topic, payload, headers) SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
                     + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
                     true, () -> Env.endOffsets(admin, topic) >= n);
         }
+        paths.noteDrain(env, n, nanos, meters);
+        return nanos;
     }
 
     @Override

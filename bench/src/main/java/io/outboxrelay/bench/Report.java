@@ -51,7 +51,7 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                     + "\", \"rows\": " + rowsDrained.getOrDefault(contender.name(), 0)
                     + ", \"eventsPerSecond\": [" + values.stream().map(v -> String.format(Locale.ROOT, "%.0f", v))
                     .collect(Collectors.joining(", ")) + "], \"median\": "
-                    + String.format(Locale.ROOT, "%.0f", medianOf(contender.name())) + "}");
+                    + String.format(Locale.ROOT, "%.0f", medianOf(contender.name())) + pathsJson(contender) + "}");
         }
         json.append(String.join(",\n", entries)).append("\n  ]\n}\n");
         return json.toString();
@@ -84,9 +84,36 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
         table.append("\n\nEvery database contender's backlog is ").append(Backlog.DESCRIPTION).append(".\n\n")
                 .append(postgres.markdown()).append(".\n");
         table.append(Goals.markdown(Goals.of(this)));
+        table.append(pathsMarkdown());
         table.append("\n### Fairness\n\n");
         fairness().forEach(line -> table.append("- ").append(line).append("\n"));
         return table.append(figures.markdown(rowsDrained.getOrDefault("outbox-relay", 0))).toString();
+    }
+
+    /** For Outbox Relay's contenders: how the relay found each drain's events (see {@link RelayPaths}). */
+    private static String pathsJson(Contender contender) {
+        if (!(contender instanceof OutboxRelayServer relay) || relay.paths().drains().isEmpty()) {
+            return "";
+        }
+        return ", \"paths\": [" + relay.paths().drains().stream().map(drain -> String.format(Locale.ROOT,
+                "{\"rows\": %d, \"seconds\": %.1f, %s}", drain.rows(), drain.seconds(),
+                drain.shares().stream().map(share -> String.format(Locale.ROOT,
+                        "\"%s\": {\"sent\": %d, \"claims\": %d, \"claimSeconds\": %.2f}", share.path(), share.sent(),
+                        share.claims(), share.claimSeconds())).collect(Collectors.joining(", "))))
+                .collect(Collectors.joining(", ")) + "]";
+    }
+
+    private String pathsMarkdown() {
+        StringBuilder md = new StringBuilder();
+        for (Contender contender : contenders) {
+            if (contender instanceof OutboxRelayServer relay && !relay.paths().drains().isEmpty()) {
+                md.append("- ").append(contender.name()).append(": ").append(relay.paths().drains().stream()
+                        .map(RelayPaths.Drain::describe).collect(Collectors.joining("; then "))).append(".\n");
+            }
+        }
+        return md.isEmpty() ? "" : "\n### How the relay found the events\n\nPer drain, from the server's own meters"
+                + " (outbox_relay_sent_total and outbox_relay_claim_seconds by path): claim is the polling claim, in CDC mode"
+                + " the safety net; stream is CDC mode's change stream. Claims include the empty ones.\n\n" + md;
     }
 
     /** What is the same for every contender, and what still differs. */
