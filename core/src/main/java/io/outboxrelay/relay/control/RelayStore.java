@@ -190,11 +190,24 @@ public class RelayStore {
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
             """ + LEASE_AND_RETURN;
 
-    /** The waiting events of the given aggregates that nothing holds back (see {@link #claimFollowers}). */
+    /**
+     * The waiting events of the given aggregates that nothing holds back (see {@link #claimFollowers}): each
+     * aggregate's first waiting event ({@code %s}: the holding states), one index probe per aggregate, claimed if it
+     * is due and not leased. Filtering every waiting event of the aggregates instead read the whole backlog: with
+     * 1,000,000 events of 1,000 aggregates waiting a claim took 7 s (a bitmap scan of all of them and a probe for an
+     * earlier event per row), with the heads 17 ms.
+     */
     private static final String CLAIM_FOLLOWERS = """
-            WITH claimable AS (
+            WITH heads AS MATERIALIZED (
+                SELECT head.id FROM unnest(?::bigint[]) AS a(key)
+                 CROSS JOIN LATERAL (
+                    SELECT e.id FROM outbox_unsent e
+                     WHERE e.aggregate_key = a.key AND e.status IN (%s)
+                     ORDER BY e.id
+                     LIMIT 1) head),
+            claimable AS (
                 SELECT c.id FROM outbox_unsent c
-                 WHERE c.aggregate_key = ANY (?::bigint[])
+                 WHERE c.id = ANY (ARRAY(SELECT id FROM heads))
                    AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
 
                    AND""" + " " + NOTHING_EARLIER_WAITS + """
@@ -337,7 +350,8 @@ public class RelayStore {
 
     /** The followers' claim's SQL; its parameters: the aggregates' keys, the limit, the lease owner, the lease in ms. */
     static String followersStatement(boolean blockOnDead) {
-        return CLAIM_FOLLOWERS.formatted(holdingStatuses(blockOnDead));
+        String holding = holdingStatuses(blockOnDead);
+        return CLAIM_FOLLOWERS.formatted(holding, holding);
     }
 
     /** Claims due rows for {@code lease}, as the database's clock measures it. */
