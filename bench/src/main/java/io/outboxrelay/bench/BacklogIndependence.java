@@ -1,15 +1,10 @@
 package io.outboxrelay.bench;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -97,13 +92,6 @@ final class BacklogIndependence {
 
     /** The relay's round and batch sums and counts, as the server's /outbox/prometheus shows them now. */
     private static Map<String, Double> meters(Env env) throws Exception {
-        String body = Env.http().send(HttpRequest.newBuilder(URI.create(env.serverUrl() + "/outbox/prometheus"))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Map<String, Double> meters = new HashMap<>();
-        Matcher meter = METER.matcher(body);
-        while (meter.find()) {
-            meters.put(meter.group(1), Double.parseDouble(meter.group(2)));
-        }
-        return meters;
+        return env.serverMeters(METER);
     }
 }

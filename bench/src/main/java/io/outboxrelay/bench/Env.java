@@ -9,6 +9,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -19,11 +22,14 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Where the benchmark runs: one PostgreSQL, one Kafka cluster, optionally one Outbox Relay server. */
 record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, String serverUrl, long serverPid) {
@@ -130,6 +136,25 @@ record Env(String dbUrl, String dbUser, String dbPassword, String bootstrap, Str
     static long awaitOnTopic(Admin admin, String topic, long count, Duration patience) {
         await(topic + " to reach " + count + " records", patience, Duration.ofMillis(20), () -> endOffsets(admin, topic) >= count);
         return System.nanoTime();
+    }
+
+    /**
+     * The Outbox Relay server's meters on /outbox/prometheus that {@code meter} matches: each keyed by its groups but
+     * the last, joined with "/", the last group being the value.
+     */
+    Map<String, Double> serverMeters(Pattern meter) throws Exception {
+        String body = http().send(HttpRequest.newBuilder(URI.create(serverUrl() + "/outbox/prometheus"))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> meters = new HashMap<>();
+        Matcher found = meter.matcher(body);
+        while (found.find()) {
+            StringJoiner key = new StringJoiner("/");
+            for (int group = 1; group < found.groupCount(); group++) {
+                key.add(found.group(group));
+            }
+            meters.put(key.toString(), Double.parseDouble(found.group(found.groupCount())));
+        }
+        return meters;
     }
 
     /** Checks {@code condition} every {@code every} until it holds; fails after {@code patience}. */

@@ -1,15 +1,12 @@
 package io.outboxrelay.bench;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import org.awaitility.core.ConditionTimeoutException;
+
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -51,7 +48,7 @@ final class RelayPaths {
 
     /** The server's path meters now, to pass to {@link #noteDrain} once the drain is over. */
     static Map<String, Double> snapshot(Env env) throws Exception {
-        return meters(env);
+        return env.serverMeters(METER);
     }
 
     /**
@@ -60,17 +57,17 @@ final class RelayPaths {
      * 30 s) until the meters count every row.
      */
     void noteDrain(Env env, int rows, long nanos, Map<String, Double> before) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        Map<String, Double> after = meters(env);
-        while (sent(before, after) < rows && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-            after = meters(env);
+        try {
+            Env.await("the relay's meters to count the drained rows", Duration.ofSeconds(30), Duration.ofMillis(200),
+                    () -> sent(before, env.serverMeters(METER)) >= rows);
+        } catch (ConditionTimeoutException uncounted) {
+            // reported as the meters count it
         }
-        Map<String, Double> end = after;
+        Map<String, Double> after = env.serverMeters(METER);
         List<Share> shares = PATHS.stream().map(path -> new Share(path,
-                Math.round(delta(before, end, "sent_total", path)),
-                Math.round(delta(before, end, "claim_seconds_count", path)),
-                delta(before, end, "claim_seconds_sum", path))).toList();
+                Math.round(delta(before, after, "sent_total", path)),
+                Math.round(delta(before, after, "claim_seconds_count", path)),
+                delta(before, after, "claim_seconds_sum", path))).toList();
         Drain drain = new Drain(rows, nanos / 1e9, shares);
         drains.add(drain);
         System.out.println("paths    " + drain.describe());
@@ -83,16 +80,5 @@ final class RelayPaths {
     private static double delta(Map<String, Double> before, Map<String, Double> after, String meter, String path) {
         String key = meter + "/" + path;
         return after.getOrDefault(key, 0.0) - before.getOrDefault(key, 0.0);
-    }
-
-    private static Map<String, Double> meters(Env env) throws Exception {
-        String body = Env.http().send(HttpRequest.newBuilder(URI.create(env.serverUrl() + "/outbox/prometheus"))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Map<String, Double> meters = new HashMap<>();
-        Matcher meter = METER.matcher(body);
-        while (meter.find()) {
-            meters.put(meter.group(1) + "/" + meter.group(2), Double.parseDouble(meter.group(3)));
-        }
-        return meters;
     }
 }

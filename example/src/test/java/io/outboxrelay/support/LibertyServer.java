@@ -19,7 +19,7 @@ public final class LibertyServer {
     }
 
     /** The process id of the named, running server's JVM, from the pid file Liberty's script writes. */
-    public static long pid(String name) throws IOException {
+    private static long pid(String name) throws IOException {
         return Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid").resolve(name + ".pid")).trim());
     }
 
