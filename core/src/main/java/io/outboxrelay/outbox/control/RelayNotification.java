@@ -1,7 +1,9 @@
 package io.outboxrelay.outbox.control;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -12,16 +14,21 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Tells the relays of every server that events were committed: once per transaction that appended,
- * after it committed, a {@code pg_notify} on {@link #CHANNEL} that each relay LISTENs on. Sent after the
+ * Tells the relays of every server that events were committed: after a transaction that appended
+ * has committed, a {@code NOTIFY} on {@link #CHANNEL} that each relay LISTENs on. Sent after the
  * commit and on a connection of its own, not inside the business transaction: PostgreSQL cannot
  * prepare a transaction that has notified, so a notification inside would fail every two-phase
- * commit (a host that also sends JMS, say). Should the notification be lost (the server dies right
- * after the commit, the database refuses), the relays' poll finds the rows. {@code outbox.notify=false}
+ * commit (a host that also sends JMS, say). One server sends one notification at a time, from a
+ * managed thread: the commits made while one is on its way share the next. PostgreSQL serialises
+ * the commits of notifying transactions, so one notification per commit would cap a busy server's
+ * writers at what one lock allows, and the committing thread would wait for it. This server's own
+ * relay is woken in-process anyway ({@code RelayWakeUp}). Should the notification be lost (the
+ * server dies right after the commit, the database refuses), the relays' poll finds the rows. {@code outbox.notify=false}
  * leaves it out, and so do CDC and Connect modes ({@code outbox.publisher=cdc|connect}), where no relay listens.
  */
 @ApplicationScoped
@@ -37,6 +44,9 @@ public class RelayNotification {
     @Resource
     TransactionSynchronizationRegistry transactions;
 
+    @Resource
+    ManagedExecutorService executor;
+
     @Inject
     OutboxDataSources dataSources;
 
@@ -47,6 +57,13 @@ public class RelayNotification {
     @Inject
     @ConfigProperty(name = "outbox.publisher", defaultValue = "polling")
     String publisher;
+
+    private CoalescingSignal notifications;
+
+    @PostConstruct
+    void start() {
+        notifications = new CoalescingSignal(executor, this::send);
+    }
 
     /** Called inside the appending transaction; the notification goes out when (and only if) it commits. */
     public void afterCommit() {
@@ -63,10 +80,19 @@ public class RelayNotification {
             @Override
             public void afterCompletion(int status) {
                 if (status == Status.STATUS_COMMITTED) {
-                    send();
+                    notifyLater();
                 }
             }
         });
+    }
+
+    private void notifyLater() {
+        try {
+            notifications.raise();
+        } catch (RejectedExecutionException stopping) {
+            LOG.log(Level.FINE, "Could not notify the relays of a commit (the application is stopping); their poll will"
+                    + " find its events", stopping);
+        }
     }
 
     private void send() {
