@@ -30,7 +30,9 @@ import java.util.stream.Stream;
  * </pre>
  * Sizes can be overridden to try a figure small: {@code --figures drain,backlog,steady,write,tuned,cdc},
  * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds}, {@code --warm-up} (events),
- * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}.
+ * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}; {@code --rows-notify coalesced|each-commit}:
+ * how outbox-relay-rows wakes the relay (the append's way, the default, or its way before 2026-12-03);
+ * {@code --steady-search false}: only the given steady rates, no search for the highest sustained one.
  */
 public final class Bench {
 
@@ -102,6 +104,7 @@ public final class Bench {
         boolean startServer = Boolean.parseBoolean(options.get("start-server", "false"));
         boolean ownsStack = Boolean.parseBoolean(options.get("owns-stack", "false"));
         int rows = options.integer("rows", mode.rows);
+        boolean search = Boolean.parseBoolean(options.get("steady-search", String.valueOf(mode.search)));
         int rounds = options.integer("rounds", mode.rounds);
         Path log = Path.of("bench", ".stack", "server.log");
         Path pidFile = Path.of("bench", ".stack", "server.pid");
@@ -117,7 +120,8 @@ public final class Bench {
                 steadyContenders.put(contender.name(), capable);
             }
             if (contender == relay) {
-                steadyContenders.put(OutboxRelayRows.NAME, new OutboxRelayRows());
+                steadyContenders.put(OutboxRelayRows.NAME, new OutboxRelayRows(
+                        OutboxRelayRows.Notify.valueOf(options.get("rows-notify", "coalesced").toUpperCase().replace('-', '_'))));
             }
         }
         contenders.removeIf(contender -> !only.isEmpty() && !only.contains(contender.name()));
@@ -160,7 +164,7 @@ public final class Bench {
                 Duration stepTime = Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds));
                 for (Map.Entry<String, Steady.Capable> contender : steadyContenders.entrySet()) {
                     if (steadyOnly.isEmpty() || steadyOnly.contains(contender.getKey())) {
-                        steady.addAll(SteadyLatency.run(env, contender.getKey(), contender.getValue(), rates, mode.search,
+                        steady.addAll(SteadyLatency.run(env, contender.getKey(), contender.getValue(), rates, search,
                                 options.integer("warm-up", mode.warmUp), stepTime, steadyWrites));
                     }
                 }
@@ -218,7 +222,7 @@ public final class Bench {
                 if (figures.contains("steady")) {
                     List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
                             .stream().map(Integer::valueOf).toList();
-                    steady.addAll(SteadyLatency.run(env, CDC_NAME + "-rows", new OutboxRelayRows(), rates, mode.search,
+                    steady.addAll(SteadyLatency.run(env, CDC_NAME + "-rows", new OutboxRelayRows(OutboxRelayRows.Notify.NONE), rates, search,
                             options.integer("warm-up", mode.warmUp),
                             Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds)), steadyWrites));
                 }

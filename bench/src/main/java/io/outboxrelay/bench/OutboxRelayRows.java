@@ -2,8 +2,8 @@ package io.outboxrelay.bench;
 
 /**
  * Outbox Relay's steady latency without the orders API: one {@code outbox_event} row per
- * transaction by plain JDBC, with the {@code NOTIFY outbox_relay} the product's append sends on
- * commit, into a fresh topic, timed from the commit like the other contenders' row writers. The
+ * transaction by plain JDBC, then the {@code NOTIFY outbox_relay} the product's append sends after
+ * commits (one at a time, shared by the commits made meanwhile), into a fresh topic, timed from the commit like the other contenders' row writers. The
  * server's relay publishes the rows; no HTTP, JPA or sample consumers are on the path. Steady
  * only: the drain of {@code outbox-relay} already is rows.
  */
@@ -11,16 +11,41 @@ final class OutboxRelayRows implements Steady.Capable {
 
     static final String NAME = "outbox-relay-rows";
 
+    /** How the writer wakes the relay, as the product's append would. */
+    enum Notify {
+        /** CDC mode: no relay listens. */
+        NONE,
+        /** One {@code NOTIFY} at a time from one connection, shared by the commits made meanwhile (the append today). */
+        COALESCED,
+        /** One {@code NOTIFY} after every commit, by the committing thread (the append before 2026-12-03). */
+        EACH_COMMIT
+    }
+
+    private final Notify notify;
+
+    OutboxRelayRows(Notify notify) {
+        this.notify = notify;
+    }
+
     @Override
     public Steady steady(Env env) throws Exception {
         OutboxRelayServer.requireReady(env);
         String topic = env.freshTopic(NAME);
         RowWriter rows = new RowWriter(env, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic,"
                 + " payload, headers) VALUES (gen_random_uuid(), 'Bench', ?, 'BenchEvent', '" + topic + "', ?::jsonb, '{}'::jsonb)",
-                "NOTIFY outbox_relay");
-        return rows.steady(topic, "one INSERT into outbox_event (the drain's columns) and NOTIFY outbox_relay per event, each"
-                + " its own transaction (" + RateWriter.THREADS + " connections), as the product's append writes and wakes the"
-                + " relay; latency from the commit; no HTTP, JPA or sample consumers", () -> {
+                switch (notify) {
+                    case NONE -> null;
+                    case COALESCED -> new CommitNotifier(env);
+                    case EACH_COMMIT -> CommitNotifier.EACH_COMMIT;
+                });
+        return rows.steady(topic, "one INSERT into outbox_event (the drain's columns) per event, each its own transaction ("
+                + RateWriter.THREADS + " connections)" + switch (notify) {
+                    case NONE -> "";
+                    case COALESCED -> ", then NOTIFY outbox_relay from one connection, one at a time, shared by the commits made"
+                            + " meanwhile,";
+                    case EACH_COMMIT -> ", then NOTIFY outbox_relay after each commit on the writer's connection,";
+                } + " as the product's append writes" + (notify == Notify.NONE ? "" : " and wakes the relay")
+                + "; latency from the commit; no HTTP, JPA or sample consumers", () -> {
                 });
     }
 }

@@ -131,8 +131,9 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                 "gruelbox: transactionoutbox-core 4.2.268, the newest release Maven Central serves (its maven-metadata.xml"
                         + " lists it as latest and release).",
                 "Steady writers: outbox-relay creates orders through the server's API (HTTP, JPA, order, line and outbox"
-                        + " row, two sample consumers reading along); outbox-relay-rows writes one outbox_event row plus NOTIFY per"
-                        + " transaction by plain JDBC; debezium and seeds-poller one INSERT per transaction; gruelbox one"
+                        + " row, two sample consumers reading along); outbox-relay-rows writes one outbox_event row per transaction"
+                        + " by plain JDBC, then NOTIFY outbox_relay (by default as the append does: one at a time, shared by the"
+                        + " commits made meanwhile; the steady table's description says which); debezium and seeds-poller one INSERT per transaction; gruelbox one"
                         + " scheduled entry per transaction.",
                 "What still differs: Outbox Relay runs inside a Liberty server that shares the cores with PostgreSQL, Kafka"
                         + " and the harness, while Debezium runs embedded in the harness process; gruelbox and the seeds' poller"

@@ -3,36 +3,44 @@ package io.outboxrelay.bench;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Inserts one row per transaction through one connection per writer thread: the steady writer of
  * the contenders whose outbox is a plain table. The statement takes the key and the JSON payload;
- * a statement to run before each commit (Outbox Relay's {@code NOTIFY}) can follow it in the same
- * transaction.
+ * something may follow each commit (Outbox Relay's {@code NOTIFY}).
  */
 final class RowWriter implements AutoCloseable {
 
     private final Env env;
     private final String insert;
-    private final String beforeCommit;
+    private final AfterCommit afterCommit;
     private final Queue<Connection> connections = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<Statements> statements = new ThreadLocal<>();
 
     /** One writer thread's connection and statements. */
-    private record Statements(Connection connection, PreparedStatement insert, Statement beforeCommit) {
+    private record Statements(Connection connection, PreparedStatement insert) {
+    }
+
+    /** What follows each commit of a writer thread, given that thread's connection; closed with the writer. */
+    interface AfterCommit extends AutoCloseable {
+        void committed(Connection writers) throws SQLException;
+
+        @Override
+        default void close() throws Exception {
+        }
     }
 
     RowWriter(Env env, String insert) {
         this(env, insert, null);
     }
 
-    RowWriter(Env env, String insert, String beforeCommit) {
+    /** {@code afterCommit} (may be null) follows each commit. */
+    RowWriter(Env env, String insert, AfterCommit afterCommit) {
         this.env = env;
         this.insert = insert;
-        this.beforeCommit = beforeCommit;
+        this.afterCommit = afterCommit;
     }
 
     /** Returns once the row is committed. */
@@ -41,23 +49,15 @@ final class RowWriter implements AutoCloseable {
         if (mine == null) {
             Connection connection = env.connect();
             connections.add(connection);
-            connection.setAutoCommit(beforeCommit == null);
-            mine = new Statements(connection, connection.prepareStatement(insert), connection.createStatement());
+            connection.setAutoCommit(true);
+            mine = new Statements(connection, connection.prepareStatement(insert));
             statements.set(mine);
         }
         mine.insert().setString(1, key);
         mine.insert().setString(2, payload);
-        if (beforeCommit == null) {
-            mine.insert().executeUpdate();
-            return;
-        }
-        try {
-            mine.insert().executeUpdate();
-            mine.beforeCommit().execute(beforeCommit);
-            mine.connection().commit();
-        } catch (SQLException failed) {
-            mine.connection().rollback(); // so that the connection's next event starts afresh
-            throw failed;
+        mine.insert().executeUpdate();
+        if (afterCommit != null) {
+            afterCommit.committed(mine.connection());
         }
     }
 
@@ -81,9 +81,12 @@ final class RowWriter implements AutoCloseable {
     }
 
     @Override
-    public void close() throws SQLException {
+    public void close() throws Exception {
         for (Connection connection : connections) {
             connection.close();
+        }
+        if (afterCommit != null) {
+            afterCommit.close();
         }
     }
 }
