@@ -222,7 +222,8 @@ public final class Bench {
                 if (figures.contains("steady")) {
                     List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
                             .stream().map(Integer::valueOf).toList();
-                    steady.addAll(SteadyLatency.run(env, CDC_NAME + "-rows", new OutboxRelayRows(OutboxRelayRows.Notify.NONE), rates, search,
+                    steady.addAll(SteadyLatency.run(env, CDC_NAME + "-rows", new OutboxRelayRows(OutboxRelayRows.Notify.NONE),
+                            rates, search,
                             options.integer("warm-up", mode.warmUp),
                             Duration.ofSeconds(options.integer("steady-seconds", mode.steadySeconds)), steadyWrites));
                 }

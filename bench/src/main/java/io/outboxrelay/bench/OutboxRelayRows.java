@@ -3,9 +3,10 @@ package io.outboxrelay.bench;
 /**
  * Outbox Relay's steady latency without the orders API: one {@code outbox_event} row per
  * transaction by plain JDBC, then the {@code NOTIFY outbox_relay} the product's append sends after
- * commits (one at a time, shared by the commits made meanwhile), into a fresh topic, timed from the commit like the other contenders' row writers. The
- * server's relay publishes the rows; no HTTP, JPA or sample consumers are on the path. Steady
- * only: the drain of {@code outbox-relay} already is rows.
+ * commits (one at a time, shared by the commits made meanwhile), into a fresh topic, timed from the
+ * commit like the other contenders' row writers. The server's relay publishes the rows; no HTTP,
+ * JPA or sample consumers are on the path. Steady only: the drain of {@code outbox-relay} already
+ * is rows.
  */
 final class OutboxRelayRows implements Steady.Capable {
 

@@ -133,8 +133,8 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                 "Steady writers: outbox-relay creates orders through the server's API (HTTP, JPA, order, line and outbox"
                         + " row, two sample consumers reading along); outbox-relay-rows writes one outbox_event row per transaction"
                         + " by plain JDBC, then NOTIFY outbox_relay (by default as the append does: one at a time, shared by the"
-                        + " commits made meanwhile; the steady table's description says which); debezium and seeds-poller one INSERT per transaction; gruelbox one"
-                        + " scheduled entry per transaction.",
+                        + " commits made meanwhile; the steady table's description says which); debezium and seeds-poller one"
+                        + " INSERT per transaction; gruelbox one scheduled entry per transaction.",
                 "What still differs: Outbox Relay runs inside a Liberty server that shares the cores with PostgreSQL, Kafka"
                         + " and the harness, while Debezium runs embedded in the harness process; gruelbox and the seeds' poller"
                         + " send each record with send().get(), as their documentation shows, which bounds them to one"

@@ -50,7 +50,11 @@ public final class CoalescingSignal {
             running.set(false);
         }
         if (raised.get()) {
-            start(); // raised between the loop's last look and the release
+            try {
+                start(); // raised between the loop's last look and the release
+            } catch (RejectedExecutionException shuttingDown) {
+                // the executor is stopping: the raise that came too late is the caller's loss, as in raise()
+            }
         }
     }
 }
