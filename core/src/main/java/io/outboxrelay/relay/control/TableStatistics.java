@@ -22,7 +22,10 @@ import java.util.logging.Logger;
  * of the last analysis and, once the queue has grown past twice that and by 10,000 rows, analyzes it: a
  * narrow table, so that takes some 100 ms for 200,000 rows. A queue that shrinks is left alone: the
  * planner then overestimates it, which the claim's index-driven plan does not mind, and analyzing at every
- * share of rows changed did so every 3 s of a drain (28 times in three 200,000-row drains).
+ * share of rows changed did so every 3 s of a drain (28 times in three 200,000-row drains). A queue never
+ * analyzed is analyzed as soon as it holds a row: on a fresh schema the planner's guesses for it made
+ * every claim take 100-500 ms after a burst of 10,000 events, and a steady stream behind the burst
+ * waited seconds, until autovacuum's first visit up to a minute later (an ANALYZE of 30 ms ended it).
  * The wide {@code outbox_event} is left to autovacuum: the relay reaches its rows by primary key only,
  * and analyzing it (0.7-1.2 s on 400,000 rows, a dozen times in three such drains) cost the drain more
  * than it gave (medians 7,266 and 8,477 events/s). Without the privilege to ANALYZE (a table owned by
@@ -58,7 +61,7 @@ public class TableStatistics {
             long live;
             double analyzed;
             try (ResultSet stats = statement.executeQuery("""
-                    SELECT s.n_live_tup, greatest(c.reltuples, 0), pg_has_role(c.relowner, 'USAGE')
+                    SELECT s.n_live_tup, c.reltuples, pg_has_role(c.relowner, 'USAGE')
                       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
                      WHERE s.relname = 'outbox_unsent' AND s.schemaname = current_schema()""")) {
                 if (!stats.next()) {
@@ -73,14 +76,26 @@ public class TableStatistics {
                     return;
                 }
             }
-            if (live > analyzed + MIN_GROWTH && live > GROWTH_FACTOR * analyzed) {
+            if (isStale(live, analyzed)) {
                 long started = System.nanoTime();
                 statement.execute("ANALYZE outbox_unsent");
-                LOG.fine(() -> "analyzed outbox_unsent (" + live + " rows queued, " + (long) analyzed
-                        + " at the last analysis) in " + (System.nanoTime() - started) / 1_000_000 + " ms");
+                LOG.fine(() -> "analyzed outbox_unsent (" + live + " rows queued, " + (analyzed < 0 ? "never analyzed"
+                        : (long) analyzed + " at the last analysis") + ") in " + (System.nanoTime() - started) / 1_000_000
+                        + " ms");
             }
         } catch (SQLException databaseAway) {
             // the round itself will meet it and say so
         }
+    }
+
+    /**
+     * Whether the queue's statistics are stale: never analyzed ({@code analyzed} negative, as PostgreSQL's
+     * {@code reltuples} says) while it holds rows, or grown past twice its analyzed size and by 10,000 rows.
+     */
+    static boolean isStale(long live, double analyzed) {
+        if (analyzed < 0) {
+            return live > 0;
+        }
+        return live > analyzed + MIN_GROWTH && live > GROWTH_FACTOR * analyzed;
     }
 }

@@ -1,0 +1,24 @@
+package io.outboxrelay.relay.control;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TableStatisticsTest {
+
+    @Test
+    void aQueueNeverAnalyzedIsAnalyzedAsSoonAsItHoldsARow() {
+        assertThat(TableStatistics.isStale(1, -1)).isTrue();
+        assertThat(TableStatistics.isStale(3_000, -1)).isTrue();
+        assertThat(TableStatistics.isStale(0, -1)).as("nothing to learn from an empty queue").isFalse();
+    }
+
+    @Test
+    void anAnalyzedQueueIsAnalyzedAgainOnlyOnceItGrewPastTwiceItsSizeAndByTenThousandRows() {
+        assertThat(TableStatistics.isStale(5_000, 0)).as("a steady stream's small queue").isFalse();
+        assertThat(TableStatistics.isStale(10_001, 0)).isTrue();
+        assertThat(TableStatistics.isStale(12_000, 1_000)).isTrue();
+        assertThat(TableStatistics.isStale(150_000, 100_000)).as("grown by half: the plan still holds").isFalse();
+        assertThat(TableStatistics.isStale(50, 200_000)).as("a shrinking queue is left alone").isFalse();
+    }
+}
