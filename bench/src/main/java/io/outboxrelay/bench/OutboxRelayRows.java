@@ -12,14 +12,29 @@ final class OutboxRelayRows implements Steady.Capable {
 
     static final String NAME = "outbox-relay-rows";
 
-    /** How the writer wakes the relay, as the product's append would. */
+    /** How the writer wakes the relay, as the product's append would, and how the report says so. */
     enum Notify {
         /** CDC mode: no relay listens. */
-        NONE,
+        NONE(""),
         /** One {@code NOTIFY} at a time from one connection, shared by the commits made meanwhile (the append today). */
-        COALESCED,
+        COALESCED(", then NOTIFY outbox_relay from one connection, one at a time, shared by the commits made meanwhile,"),
         /** One {@code NOTIFY} after every commit, by the committing thread (the append before 2026-12-03). */
-        EACH_COMMIT
+        EACH_COMMIT(", then NOTIFY outbox_relay after each commit on the writer's connection,");
+
+        private final String described;
+
+        Notify(String described) {
+            this.described = described;
+        }
+
+        /** What follows each commit; null for nothing. */
+        RowWriter.AfterCommit afterCommit(Env env) throws Exception {
+            return switch (this) {
+                case NONE -> null;
+                case COALESCED -> new CommitNotifier(env);
+                case EACH_COMMIT -> CommitNotifier.EACH_COMMIT;
+            };
+        }
     }
 
     private final Notify notify;
@@ -34,18 +49,10 @@ final class OutboxRelayRows implements Steady.Capable {
         String topic = env.freshTopic(NAME);
         RowWriter rows = new RowWriter(env, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic,"
                 + " payload, headers) VALUES (gen_random_uuid(), 'Bench', ?, 'BenchEvent', '" + topic + "', ?::jsonb, '{}'::jsonb)",
-                switch (notify) {
-                    case NONE -> null;
-                    case COALESCED -> new CommitNotifier(env);
-                    case EACH_COMMIT -> CommitNotifier.EACH_COMMIT;
-                });
+                notify.afterCommit(env));
         return rows.steady(topic, "one INSERT into outbox_event (the drain's columns) per event, each its own transaction ("
-                + RateWriter.THREADS + " connections)" + switch (notify) {
-                    case NONE -> "";
-                    case COALESCED -> ", then NOTIFY outbox_relay from one connection, one at a time, shared by the commits made"
-                            + " meanwhile,";
-                    case EACH_COMMIT -> ", then NOTIFY outbox_relay after each commit on the writer's connection,";
-                } + " as the product's append writes" + (notify == Notify.NONE ? "" : " and wakes the relay")
+                + RateWriter.THREADS + " connections)" + notify.described + " as the product's append writes"
+                + (notify == Notify.NONE ? "" : " and wakes the relay")
                 + "; latency from the commit; no HTTP, JPA or sample consumers", () -> {
                 });
     }
