@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,6 +24,7 @@ final class OrdersApiWriter implements Steady {
     private final HttpClient http = Env.http();
     private final URI orders;
     private final String marker = "bench-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    private final AtomicLong created = new AtomicLong();
     private final Pattern sequence = Pattern.compile("\"customerId\"\\s*:\\s*\"" + Pattern.quote(marker) + "(\\d+)\"");
 
     OrdersApiWriter(String serverUrl) {
@@ -45,14 +47,21 @@ final class OrdersApiWriter implements Steady {
         createOrder(marker + sequence);
     }
 
-    /** Creates one order; fails unless the server answers 201. */
+    /**
+     * Creates one order; fails unless the server answers 201. Its one line names one of
+     * {@link Shape#AGGREGATES} products in turn, as a shop's orders spread over its catalogue: with one
+     * product for every order, the inventory consumer's updates of that one stock row waited for each
+     * other, and the write path measured that row's lock as much as the append.
+     */
     void createOrder(String customerId) throws Exception {
-        String body = "{\"customerId\":\"" + customerId + "\",\"lines\":[{\"sku\":\"BENCH-1\",\"quantity\":1,\"unitPrice\":9.99}]}";
-        HttpResponse<Void> created = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(30))
+        String sku = "BENCH-" + created.getAndIncrement() % Shape.AGGREGATES;
+        String body = "{\"customerId\":\"" + customerId + "\",\"lines\":[{\"sku\":\"" + sku
+                + "\",\"quantity\":1,\"unitPrice\":9.99}]}";
+        HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.discarding());
-        if (created.statusCode() != 201) {
-            throw new IllegalStateException("POST /api/orders answered " + created.statusCode());
+        if (answer.statusCode() != 201) {
+            throw new IllegalStateException("POST /api/orders answered " + answer.statusCode());
         }
     }
 
