@@ -22,7 +22,8 @@ final class BacklogIndependence {
     private static final Pattern METER = Pattern.compile("(?m)^(outbox_relay_(?:round_seconds|batch_events)_(?:sum|count))\\s+(\\S+)");
 
     /** One drain: SENT rows in the table, pending rows drained, and what the relay's meters said. */
-    record Level(long sentRows, int pending, double eventsPerSecond, long rounds, double meanRoundMillis, double meanBatch) {
+    record Level(long sentRows, int pending, double eventsPerSecond, double committedSeconds, long rounds, double meanRoundMillis,
+                 double meanBatch) {
     }
 
     record Result(Level without, Level with, String fill) {
@@ -63,7 +64,7 @@ final class BacklogIndependence {
     private static Level drain(Env env, OutboxRelayServer relay, int pending) throws Exception {
         long sentRows = sentRows(env);
         Map<String, Double> before = meters(env);
-        long nanos = relay.drain(env, pending);
+        Backlog.Drained drained = relay.drain(env, pending);
         // the last round reports once it has marked its rows, a moment after Kafka acked them
         Env.await("the relay's meters to count the drained rows", Duration.ofSeconds(30), Duration.ofMillis(50),
                 () -> delta(before, meters(env), "outbox_relay_batch_events_sum") >= pending);
@@ -71,10 +72,11 @@ final class BacklogIndependence {
         long rounds = Math.round(delta(before, after, "outbox_relay_round_seconds_count"));
         double roundSeconds = delta(before, after, "outbox_relay_round_seconds_sum");
         double events = delta(before, after, "outbox_relay_batch_events_sum");
-        Level level = new Level(sentRows, pending, pending / (nanos / 1e9), rounds,
+        Level level = new Level(sentRows, pending, pending / (drained.nanos() / 1e9), drained.committedNanos() / 1e9, rounds,
                 rounds == 0 ? Double.NaN : 1000 * roundSeconds / rounds, rounds == 0 ? Double.NaN : events / rounds);
-        System.out.printf("backlog  %,d SENT rows: %,.0f events/s, %d rounds, mean round %.1f ms, mean batch %.0f%n",
-                level.sentRows(), level.eventsPerSecond(), level.rounds(), level.meanRoundMillis(), level.meanBatch());
+        System.out.printf("backlog  %,d SENT rows: %,.0f events/s (its rows committed in %.1f s), %d rounds, mean round %.1f ms,"
+                + " mean batch %.0f%n", level.sentRows(), level.eventsPerSecond(), level.committedSeconds(), level.rounds(),
+                level.meanRoundMillis(), level.meanBatch());
         return level;
     }
 

@@ -10,10 +10,10 @@ interface Contender extends AutoCloseable {
 
     /**
      * Commits a backlog of {@code n} rows as {@link Backlog} does (the ceiling instead prepares
-     * {@code n} records and sends them) and returns the nanoseconds from the first insert until all
-     * {@code n} were acknowledged on the topic.
+     * {@code n} records and sends them) and returns how long from the first insert until all
+     * {@code n} were acknowledged on the topic, and until the last of them was committed.
      */
-    long drain(Env env, int n) throws Exception;
+    Backlog.Drained drain(Env env, int n) throws Exception;
 
     @Override
     default void close() throws Exception {

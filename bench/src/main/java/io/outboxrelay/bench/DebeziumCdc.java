@@ -42,7 +42,7 @@ final class DebeziumCdc implements Contender, Steady.Capable {
     }
 
     @Override
-    public long drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         try (Engine engine = new Engine(env, topic); Admin admin = env.admin()) {
             return Backlog.drainRows(env, n, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % "

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The backlog drain figure: each round drains the same number of rows through every contender,
  * one at a time; the slow seeds' poller drains fewer, and so may gruelbox (full mode). Collects
- * events/s per contender and round.
+ * events/s per contender and round, and the seconds its rows took to commit.
  */
 final class Drains {
 
@@ -17,6 +17,7 @@ final class Drains {
     private final int slowCap;
     private final int gruelboxRows;
     private final Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
+    private final Map<String, List<Double>> committedSeconds = new LinkedHashMap<>();
     private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
 
     Drains(int rows, int rounds, int slowCap, int gruelboxRows) {
@@ -32,18 +33,24 @@ final class Drains {
                 int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap)
                         : contender instanceof Gruelbox ? gruelboxRows : rows;
                 System.out.printf("round %d/%d  %-18s draining %,d rows ...%n", round, rounds, contender.name(), n);
-                long nanos = contender.drain(env, n);
-                double perSecond = n / (nanos / 1e9);
+                Backlog.Drained drained = contender.drain(env, n);
+                double perSecond = n / (drained.nanos() / 1e9);
                 eventsPerSecond.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(perSecond);
+                committedSeconds.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(drained.committedNanos() / 1e9);
                 rowsDrained.put(contender.name(), n);
-                System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s)%n", round, rounds, contender.name(),
-                        perSecond, nanos / 1e9);
+                System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s; its rows committed in %,.2f s)%n", round,
+                        rounds, contender.name(), perSecond, drained.nanos() / 1e9, drained.committedNanos() / 1e9);
             }
         }
     }
 
     Map<String, List<Double>> eventsPerSecond() {
         return eventsPerSecond;
+    }
+
+    /** Per contender and round, the seconds from the first insert until the last row was committed. */
+    Map<String, List<Double>> committedSeconds() {
+        return committedSeconds;
     }
 
     Map<String, Integer> rowsDrained() {

@@ -129,9 +129,10 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
     }
 
     private static String level(BacklogIndependence.Level level) {
-        return String.format(Locale.ROOT, "{\"sentRows\": %d, \"pending\": %d, \"eventsPerSecond\": %.0f, \"rounds\": %d,"
-                        + " \"meanRoundMs\": %s, \"meanBatch\": %s}", level.sentRows(), level.pending(), level.eventsPerSecond(),
-                level.rounds(), ms(level.meanRoundMillis()), ms(level.meanBatch()));
+        return String.format(Locale.ROOT, "{\"sentRows\": %d, \"pending\": %d, \"eventsPerSecond\": %.0f,"
+                        + " \"committedSeconds\": %.2f, \"rounds\": %d, \"meanRoundMs\": %s, \"meanBatch\": %s}", level.sentRows(),
+                level.pending(), level.eventsPerSecond(), level.committedSeconds(), level.rounds(), ms(level.meanRoundMillis()),
+                ms(level.meanBatch()));
     }
 
     private static String ms(double value) {
@@ -199,11 +200,12 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (backlog != null) {
             md.append("\n### Backlog independence: the same pending rows drained with and without SENT history\n\n");
-            md.append("| SENT rows in the table | pending drained | events/s | rounds | mean round (ms) | mean batch |\n")
-                    .append("|---:|---:|---:|---:|---:|---:|\n");
+            md.append("| SENT rows in the table | pending drained | events/s | rows committed after (s) | rounds | mean round (ms)"
+                    + " | mean batch |\n|---:|---:|---:|---:|---:|---:|---:|\n");
             for (BacklogIndependence.Level level : List.of(backlog.without(), backlog.with())) {
-                md.append(String.format(Locale.ROOT, "| %,d | %,d | %,.0f | %,d | %s | %s |%n", level.sentRows(), level.pending(),
-                        level.eventsPerSecond(), level.rounds(), ms(level.meanRoundMillis()), ms(level.meanBatch())));
+                md.append(String.format(Locale.ROOT, "| %,d | %,d | %,.0f | %.1f | %,d | %s | %s |%n", level.sentRows(),
+                        level.pending(), level.eventsPerSecond(), level.committedSeconds(), level.rounds(),
+                        ms(level.meanRoundMillis()), ms(level.meanBatch())));
             }
             md.append(String.format(Locale.ROOT, "%nWith the SENT history: %.2f× the events/s, %.2f× the mean round. Filled with %s.%n",
                     backlog.with().eventsPerSecond() / backlog.without().eventsPerSecond(),

@@ -118,7 +118,7 @@ final class Gruelbox implements Contender, Steady.Capable {
     }
 
     @Override
-    public long drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         try (Pipeline pipeline = new Pipeline(env); Admin admin = env.admin()) {
             pipeline.processing = true;

@@ -46,7 +46,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
     }
 
     @Override
-    public long drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n) throws Exception {
         requireReady(env);
         String topic = env.freshTopic(name());
         // like every other contender's, the drain starts without earlier drains' rows: the cost of a
@@ -54,15 +54,15 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         env.sql("DELETE FROM outbox_event WHERE aggregate_type = 'Bench'");
         env.vacuumAndAwaitNoAutovacuum("outbox_event");
         Map<String, Double> meters = RelayPaths.snapshot(env);
-        long nanos;
+        Backlog.Drained drained;
         try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
-            nanos = Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
+            drained = Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
                     + " topic, payload, headers) SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
                     + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
                     true, () -> Env.endOffsets(admin, topic) >= n);
         }
-        paths.noteDrain(env, n, nanos, meters);
-        return nanos;
+        paths.noteDrain(env, n, drained.nanos(), meters);
+        return drained;
     }
 
     @Override

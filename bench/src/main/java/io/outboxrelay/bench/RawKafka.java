@@ -20,7 +20,7 @@ final class RawKafka implements Contender, Steady.Capable {
     }
 
     @Override
-    public long drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         List<ProducerRecord<String, String>> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -32,8 +32,9 @@ final class RawKafka implements Contender, Steady.Capable {
             for (ProducerRecord<String, String> record : records) {
                 producer.send(record);
             }
+            long handedOver = System.nanoTime() - start; // its "commit": the last send() returned
             producer.flush(); // returns when every record is acknowledged
-            return System.nanoTime() - start;
+            return new Backlog.Drained(System.nanoTime() - start, handedOver);
         }
     }
 

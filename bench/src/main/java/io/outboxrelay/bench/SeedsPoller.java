@@ -35,7 +35,7 @@ final class SeedsPoller implements Contender, Steady.Capable {
     }
 
     @Override
-    public long drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n) throws Exception {
         String topic = env.freshTopic(name());
         createTable(env);
         try (Poller poller = new Poller(env, topic, n)) {

@@ -53,6 +53,8 @@ class BenchSmokeIT {
         }
         String json = Files.readString(report);
         CONTENDERS.forEach(name -> assertThat(json).contains("\"name\": \"" + name + "\"", "\"rows\": 200"));
+        // and for each, when its writer's rows had committed: a drain that ends right after them kept up with its writer
+        CONTENDERS.forEach(name -> assertThat(json).containsPattern("\"name\": \"" + name + "\"[^}]*\"committedSeconds\": \\[\\d+\\.\\d\\d"));
         assertThat(Files.readString(report.resolveSibling(report.getFileName().toString().replace(".json", ".svg"))))
                 .startsWith("<svg");
     }
