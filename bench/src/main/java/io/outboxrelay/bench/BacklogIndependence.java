@@ -45,7 +45,7 @@ final class BacklogIndependence {
                 long to = Math.min(sent, from + FILL_CHUNK - 1);
                 env.sql("INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,"
                         + " status, kafka_partition, kafka_offset, published_at)"
-                        + " SELECT gen_random_uuid(), '" + MARKER + "', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent',"
+                        + " SELECT " + Shape.eventIdSql("i") + ", '" + MARKER + "', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent',"
                         + " 'bench.sent', " + Shape.payloadSql("i") + ", '{}'::jsonb, 'SENT', (i % " + Shape.PARTITIONS + ")::int,"
                         + " i, now() FROM generate_series(" + from + ", " + to + ") AS i");
             }

@@ -48,7 +48,8 @@ final class OutboxRelayRows implements Steady.Capable {
         OutboxRelayServer.requireReady(env);
         String topic = env.freshTopic(NAME);
         RowWriter rows = new RowWriter(env, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic,"
-                + " payload, headers) VALUES (gen_random_uuid(), 'Bench', ?, 'BenchEvent', '" + topic + "', ?::jsonb, '{}'::jsonb)",
+                + " payload, headers) VALUES (" + Shape.eventIdSql("floor(random() * 4096)::int") + ", 'Bench', ?, 'BenchEvent', '"
+                + topic + "', ?::jsonb, '{}'::jsonb)",
                 notify.afterCommit(env));
         return rows.steady(topic, "one INSERT into outbox_event (the drain's columns) per event, each its own transaction ("
                 + RateWriter.THREADS + " connections)" + notify.described + " as the product's append writes"

@@ -57,7 +57,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         Backlog.Drained drained;
         try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
             drained = Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
-                    + " topic, payload, headers) SELECT gen_random_uuid(), 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
+                    + " topic, payload, headers) SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
                     + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
                     true, () -> Env.endOffsets(admin, topic) >= n);
         }
