@@ -22,15 +22,17 @@ public class RetentionStore {
      * Walks the primary key from the oldest row, and no further than the first row created after
      * the cut-off (found the same way, past the few old rows that stay): a run with nothing to
      * delete does not scan the millions of recent rows. A row committed out of id order is
-     * caught by a later run.
+     * caught by a later run. The batch's ids go to the primary key as one array: as a semi-join, where the
+     * statistics say the table is empty (after a purge, until autovacuum analyzes it again), PostgreSQL may
+     * run the batch's subquery once for every row of the table. The other purges below do the same.
      */
     private static final String SENT = """
-            DELETE FROM outbox_event WHERE id IN (
+            DELETE FROM outbox_event WHERE id = ANY (ARRAY(
                 SELECT id FROM outbox_event
                  WHERE status = 'SENT' AND published_at < ?
                    AND id < coalesce((SELECT id FROM outbox_event WHERE created_at >= ? ORDER BY id LIMIT 1),
                                      9223372036854775807)
-                 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)""";
+                 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))""";
 
     private static final String ROW_COLUMNS = """
             id, event_id, aggregate_type, aggregate_id, event_type, event_version, topic, payload, headers, status,
@@ -45,15 +47,15 @@ public class RetentionStore {
             + " INSERT INTO outbox_event_archive (" + ROW_COLUMNS + ") SELECT " + ROW_COLUMNS + " FROM moved";
 
     private static final String ARCHIVED = """
-            DELETE FROM outbox_event_archive WHERE id IN (
+            DELETE FROM outbox_event_archive WHERE id = ANY (ARRAY(
                 SELECT id FROM outbox_event_archive WHERE archived_at < ?
-                 ORDER BY archived_at LIMIT ? FOR UPDATE SKIP LOCKED)""";
+                 ORDER BY archived_at LIMIT ? FOR UPDATE SKIP LOCKED))""";
 
     private static final String DEAD_LETTERS = """
-            DELETE FROM outbox_event WHERE id IN (
+            DELETE FROM outbox_event WHERE id = ANY (ARRAY(
                 SELECT o.id FROM outbox_unsent u JOIN outbox_event o ON o.id = u.id
                  WHERE u.status IN ('DLT', 'DEAD') AND o.status IN ('DLT', 'DEAD') AND o.updated_at < ?
-                 ORDER BY u.status, u.id LIMIT ? FOR UPDATE OF o SKIP LOCKED)""";
+                 ORDER BY u.status, u.id LIMIT ? FOR UPDATE OF o SKIP LOCKED))""";
 
     private static final String CONSUMED = """
             DELETE FROM consumed_event WHERE (consumer_group, event_id) IN (
@@ -62,9 +64,9 @@ public class RetentionStore {
 
     /** Consumer dead letters in the given states, last changed before the cut-off. */
     private static final String CONSUMER_DEAD_LETTERS = """
-            DELETE FROM consumer_dead_letter WHERE id IN (
+            DELETE FROM consumer_dead_letter WHERE id = ANY (ARRAY(
                 SELECT id FROM consumer_dead_letter WHERE status = ANY (?) AND updated_at < ?
-                 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)""";
+                 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))""";
 
     @Inject
     OutboxDataSources dataSources;
