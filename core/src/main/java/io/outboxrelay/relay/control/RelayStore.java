@@ -220,17 +220,16 @@ public class RelayStore {
     /**
      * The events of the given ids (the statement's first parameter) whose lease this relay holds, their
      * queue rows gone: a SENT event leaves the queue (the trigger would delete the row; this takes it
-     * first, and so tells whether the lease is still ours). The outcome then keeps the ids in
-     * {@code ARRAY(SELECT id FROM mine)}, looked at once: joined with the outcome's arrays instead,
-     * PostgreSQL (which expects one row from each) compared them row by row, 500 x 500 per batch, and the
-     * mark took 68 ms instead of 31.
-     * <p>
-     * Each outcome finds its outbox rows by that array, through the primary key, not by joining the
-     * outcome's arrays with outbox_event: where the statistics say the outbox is empty (a vacuum after a
-     * mass delete, until autovacuum analyzes it again) PostgreSQL may build the join's hash table from the
-     * whole outbox, which it believes holds one row. Found by the id array, the rows an outcome reads are its
-     * own, whatever PostgreSQL believes (see V012 and V013 for the triggers and indexes, which had the same
-     * flaw: a mark of 500 events with 100,000 waiting took 21 s, now 3-5 ms).
+     * first, and so tells whether the lease is still ours). The outcome then finds its outbox rows by
+     * {@code ARRAY(SELECT id FROM mine)} alone, through the primary key, and takes each row's values from the
+     * outcome's arrays by the row's position in them ({@code array_position}, some 0.7 ms for 500): no join, so
+     * no join order for PostgreSQL to get wrong. Joined with the arrays, it compared them row by row where it
+     * expected one row from each (500 x 500 per batch: 68 ms a mark instead of 31, 350-650 ms with the ids
+     * filtering both sides), and where the statistics said the outbox was empty (a vacuum after a mass delete,
+     * until autovacuum analyzes it again) it built the join's hash table from the whole outbox, which it
+     * believed held one row (41,500 rows and index entries read for a batch of 500; see StaleStatisticsIT).
+     * V012 and V013 rid the queue's triggers and the aggregate indexes of the same kind of flaw: a mark of 500
+     * events with 100,000 waiting took 21 s there, now 3-5 ms.
      */
     private static final String MINE_SENT = """
             WITH mine AS (
@@ -248,38 +247,43 @@ public class RelayStore {
 
     private static final String MARK_SENT = MINE_SENT + """
             UPDATE outbox_event o
-               SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_, published_at = ?,
+               SET status = 'SENT', kafka_partition = x.partitions[array_position(x.ids, o.id)],
+                   kafka_offset = x.offsets[array_position(x.ids, o.id)], published_at = ?,
                    lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::int[], ?::bigint[]) AS x(id, partition_, offset_)
-             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.id = x.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+              FROM (SELECT ?::bigint[] AS ids, ?::int[] AS partitions, ?::bigint[] AS offsets) x
+             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     /**
      * Connect mode: the events a Kafka Connect worker published, found on their topics by event id, become SENT
      * where they landed, if nothing recorded an outcome for them yet (the queue row goes with the trigger). Returns
      * the ids this session could not see at all (the statement's snapshot is taken before its update). Both steps
-     * find the outbox rows by the array of event ids, as the outcomes find theirs (see {@link #MINE_SENT}).
+     * find the outbox rows by the array of event ids, with no join, as the outcomes find theirs (see
+     * {@link #MINE_SENT}).
      */
     private static final String MARK_LANDED = """
             WITH x AS (
-                SELECT * FROM unnest(?::uuid[], ?::int[], ?::bigint[], ?::text[]) AS x(event_id, partition_, offset_, landed_at)),
+                SELECT ?::uuid[] AS event_ids, ?::int[] AS partitions, ?::bigint[] AS offsets, ?::text[] AS landed),
             marked AS (
                 UPDATE outbox_event o
-                   SET status = 'SENT', kafka_partition = x.partition_, kafka_offset = x.offset_,
-                       published_at = x.landed_at::timestamptz, lease_owner = NULL, lease_until = NULL, updated_at = ?
+                   SET status = 'SENT', kafka_partition = x.partitions[array_position(x.event_ids, o.event_id)],
+                       kafka_offset = x.offsets[array_position(x.event_ids, o.event_id)],
+                       published_at = x.landed[array_position(x.event_ids, o.event_id)]::timestamptz,
+                       lease_owner = NULL, lease_until = NULL, updated_at = ?
                   FROM x
-                 WHERE o.event_id = ANY (ARRAY(SELECT event_id FROM x)) AND o.event_id = x.event_id
-                   AND o.status IN ('PENDING', 'IN_FLIGHT'))
-            SELECT x.event_id FROM x
-             WHERE x.event_id <> ALL (ARRAY(
-                SELECT o.event_id FROM outbox_event o WHERE o.event_id = ANY (ARRAY(SELECT event_id FROM x))))""";
+                 WHERE o.event_id = ANY (x.event_ids) AND o.status IN ('PENDING', 'IN_FLIGHT'))
+            SELECT e.event_id FROM x CROSS JOIN unnest(x.event_ids) AS e(event_id)
+             WHERE e.event_id <> ALL (ARRAY(
+                SELECT o.event_id FROM x AS y CROSS JOIN outbox_event o WHERE o.event_id = ANY (y.event_ids)))""";
+
 
     private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
-               SET status = 'PENDING', attempts = o.attempts + 1, next_attempt_at = x.next_at::timestamptz,
-                   last_error = x.error, last_attempt_at = ?, first_failed_at = coalesce(o.first_failed_at, ?),
-                   lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::text[], ?::text[]) AS x(id, next_at, error)
-             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.id = x.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+               SET status = 'PENDING', attempts = o.attempts + 1,
+                   next_attempt_at = x.next_ats[array_position(x.ids, o.id)]::timestamptz,
+                   last_error = x.errors[array_position(x.ids, o.id)], last_attempt_at = ?,
+                   first_failed_at = coalesce(o.first_failed_at, ?), lease_owner = NULL, lease_until = NULL, updated_at = ?
+              FROM (SELECT ?::bigint[] AS ids, ?::text[] AS next_ats, ?::text[] AS errors) x
+             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     /** The aggregates of the given events, looked up by the primary key alone (see {@link #HOLD_FOLLOWERS}). */
     private static final String AGGREGATES_OF = """
@@ -302,10 +306,12 @@ public class RelayStore {
 
     private static final String MARK_FAILED = MINE + """
             UPDATE outbox_event o
-               SET status = x.status, attempts = greatest(o.attempts, x.attempts), last_error = x.error, last_attempt_at = ?,
+               SET status = x.statuses[array_position(x.ids, o.id)],
+                   attempts = greatest(o.attempts, x.attempts[array_position(x.ids, o.id)]),
+                   last_error = x.errors[array_position(x.ids, o.id)], last_attempt_at = ?,
                    first_failed_at = coalesce(o.first_failed_at, ?), lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS x(id, status, attempts, error)
-             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.id = x.id AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+              FROM (SELECT ?::bigint[] AS ids, ?::text[] AS statuses, ?::int[] AS attempts, ?::text[] AS errors) x
+             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
 
     private static final String RELEASE = MINE + """
             UPDATE outbox_event o
