@@ -278,7 +278,6 @@ public class RelayStore {
              WHERE e.event_id <> ALL (ARRAY(
                 SELECT o.event_id FROM x AS y CROSS JOIN outbox_event o WHERE o.event_id = ANY (y.event_ids)))""";
 
-
     private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
                SET status = 'PENDING', attempts = o.attempts + 1,
