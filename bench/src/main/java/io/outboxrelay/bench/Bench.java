@@ -170,8 +170,8 @@ public final class Bench {
                 }
             }
             Duration writeTime = Duration.ofSeconds(options.integer("write-seconds", mode.writeSeconds));
-            // a freshly started server (the one without the append) creates half the orders per second
-            // until its JIT has compiled the request path: about a minute of load
+            // the least warm-up: a freshly started server creates half the orders per second until its JIT has compiled
+            // the request path, and WritePath goes on warming up until the rate has settled
             Duration writeWarmUp = writeTime.multipliedBy(2);
             if (figures.contains("write")) {
                 withAppend = WritePath.measure(env, WITH_CONSUMERS, true, writeWarmUp, writeTime);

@@ -122,9 +122,10 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
     private static String writePath(WritePath.Result result) {
         return result == null ? "null" : String.format(Locale.ROOT,
                 "{\"server\": \"%s\", \"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f,"
-                        + " \"failures\": %d, \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s}",
+                        + " \"failures\": %d, \"warmUpSeconds\": %.0f, \"steadyAfterWarmUp\": %s,"
+                        + " \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s}",
                 Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(),
-                result.failures(), result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
+                result.failures(), result.warmUpSeconds(), result.steady(), result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
                 Double.isNaN(result.catchUpSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.catchUpSeconds()));
     }
 
@@ -171,12 +172,13 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (withAppend != null) {
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
-            md.append("| server | orders/s | orders | failed | sample consumers behind at the end | caught up after |\n")
-                    .append("|---|---:|---:|---:|---:|---:|\n");
+            md.append("| server | orders/s | orders | failed | warm-up | sample consumers behind at the end | caught up after |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|\n");
             for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
                 if (result != null) {
-                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %s | %s |%n", result.server(),
-                            result.perSecond(), result.orders(), result.failures(),
+                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %.0f s%s | %s | %s |%n", result.server(),
+                            result.perSecond(), result.orders(), result.failures(), result.warmUpSeconds(),
+                            result.steady() ? "" : " (rate still changing)",
                             result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
                             Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
                 }
@@ -194,6 +196,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 md.append(String.format(Locale.ROOT, " The relay's cost: with the append and the relay running ÷ with the"
                         + " append and the relay off: %.2f×.", withoutConsumers.perSecond() / relayOff.perSecond()));
             }
+            md.append(String.format(Locale.ROOT, " Each server's clients ran unmeasured until the rate had settled (three"
+                    + " 10 s windows within 5%% of their mean; at least the minimum warm-up, at most 5 minutes): the warm-up column."));
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
                     withAppend.perSecond()));
