@@ -125,7 +125,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                         + " \"failures\": %d, \"warmUpSeconds\": %.0f, \"steadyAfterWarmUp\": %s,"
                         + " \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s}",
                 Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(),
-                result.failures(), result.warmUpSeconds(), result.steady(), result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
+                result.failures(), result.warmUpSeconds(), result.steady(),
+                result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
                 Double.isNaN(result.catchUpSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.catchUpSeconds()));
     }
 
@@ -176,8 +177,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                     .append("|---|---:|---:|---:|---:|---:|---:|\n");
             for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
                 if (result != null) {
-                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %.0f s%s | %s | %s |%n", result.server(),
-                            result.perSecond(), result.orders(), result.failures(), result.warmUpSeconds(),
+                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %.0f s%s | %s | %s |%n",
+                            result.server(), result.perSecond(), result.orders(), result.failures(), result.warmUpSeconds(),
                             result.steady() ? "" : " (rate still changing)",
                             result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
                             Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
@@ -196,8 +197,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 md.append(String.format(Locale.ROOT, " The relay's cost: with the append and the relay running ÷ with the"
                         + " append and the relay off: %.2f×.", withoutConsumers.perSecond() / relayOff.perSecond()));
             }
-            md.append(String.format(Locale.ROOT, " Each server's clients ran unmeasured until the rate had settled (three"
-                    + " 10 s windows within 5%% of their mean; at least the minimum warm-up, at most 5 minutes): the warm-up column."));
+            md.append(" Each server's clients ran unmeasured until the rate had settled (three 10 s windows within 5% of"
+                    + " their mean; at least the minimum warm-up, at most 5 minutes): the warm-up column; failures count the"
+                    + " warm-up too.");
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
                     withAppend.perSecond()));

@@ -71,7 +71,7 @@ final class WritePath {
     }
 
     /** Whether every count is within {@link #SETTLED} of their mean. */
-    static boolean settled(Collection<Long> counts) {
+    private static boolean settled(Collection<Long> counts) {
         double mean = counts.stream().mapToLong(Long::longValue).average().orElse(0);
         return mean > 0 && counts.stream().allMatch(count -> Math.abs(count - mean) <= SETTLED * mean);
     }
@@ -104,11 +104,9 @@ final class WritePath {
             }));
         }
         long counted;
-        long failedBefore;
         WarmUp warm;
         try {
             warm = warmUp(created, warmUp);
-            failedBefore = failures.get();
             long from = created.get();
             Thread.sleep(time.toMillis());
             counted = created.get() - from;
@@ -122,16 +120,16 @@ final class WritePath {
         } finally {
             clients.shutdownNow();
         }
-        long failed = failures.get() - failedBefore;
         double seconds = time.toNanos() / 1e9;
         long behind = consumersRead ? SampleConsumers.behind(env) : -1;
         // what the consumers owe would slow the next figure: it is paid here, and timed
         double catchUp = consumersRead ? SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(15)) : Double.NaN;
-        Result result = new Result(server, CLIENTS, seconds, counted, counted / seconds, failed, behind, catchUp,
+        Result result = new Result(server, CLIENTS, seconds, counted, counted / seconds, failures.get(), behind, catchUp,
                 warm.seconds(), warm.steady());
-        System.out.printf("write    %,8.0f orders/s (%,d orders, %d failed; warm-up %.0f s, %s): %s%s%n", result.perSecond(),
-                result.orders(), result.failures(), warm.seconds(), warm.steady() ? "steady" : "still changing", server, consumersRead ? String.format(", the sample consumers %,d events behind at the end,"
-                        + " caught up %.1f s later", behind, catchUp) : "");
+        System.out.printf("write    %,8.0f orders/s (%,d orders; %d failed, warm-up included; warm-up %.0f s, %s): %s%s%n",
+                result.perSecond(), result.orders(), result.failures(), warm.seconds(),
+                warm.steady() ? "steady" : "still changing", server, consumersRead ? String.format(", the sample consumers"
+                        + " %,d events behind at the end, caught up %.1f s later", behind, catchUp) : "");
         return result;
     }
 }
