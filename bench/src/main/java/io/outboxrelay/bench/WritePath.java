@@ -43,7 +43,7 @@ final class WritePath {
     }
 
     /**
-     * Lets the clients run for {@code least}, then until the last {@value #SETTLED_WINDOWS} windows of
+     * Lets the clients run for at least {@code least}, and on until the last {@value #SETTLED_WINDOWS} windows of
      * {@link #WINDOW} each created orders within 5% ({@link #SETTLED}) of their mean rate, or {@link #MOST} has passed.
      * A fixed warm-up was not enough: the same server created 527 orders/s after one minute of load and 955 after
      * two (its JIT still compiling the request path on cores the load shares), so a figure measured on a server just
@@ -51,23 +51,27 @@ final class WritePath {
      */
     private static WarmUp warmUp(AtomicLong created, Duration least) throws InterruptedException {
         long start = System.nanoTime();
-        Thread.sleep(least.toMillis());
         Deque<Long> windows = new ArrayDeque<>();
         while (true) {
-            long from = created.get();
-            Thread.sleep(WINDOW.toMillis());
-            windows.addLast(created.get() - from);
+            windows.addLast(createdDuring(created, WINDOW));
             if (windows.size() > SETTLED_WINDOWS) {
                 windows.removeFirst();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (windows.size() == SETTLED_WINDOWS && settled(windows)) {
+            if (seconds >= least.toSeconds() && windows.size() == SETTLED_WINDOWS && settled(windows)) {
                 return new WarmUp(seconds, true);
             }
             if (seconds >= MOST.toSeconds()) {
                 return new WarmUp(seconds, false);
             }
         }
+    }
+
+    /** The orders the clients created in the next {@code time}: the harness's measuring window, waited out. */
+    private static long createdDuring(AtomicLong created, Duration time) throws InterruptedException {
+        long from = created.get();
+        Thread.sleep(time.toMillis());
+        return created.get() - from;
     }
 
     /** Whether every count is within {@link #SETTLED} of their mean. */
@@ -107,9 +111,7 @@ final class WritePath {
         WarmUp warm;
         try {
             warm = warmUp(created, warmUp);
-            long from = created.get();
-            Thread.sleep(time.toMillis());
-            counted = created.get() - from;
+            counted = createdDuring(created, time);
         } finally {
             stop.set(true);
         }
