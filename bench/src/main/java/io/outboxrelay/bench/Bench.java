@@ -59,7 +59,7 @@ public final class Bench {
         QUICK(100_000, 3, 10_000, 100_000, 15, List.of(500, 1_000, 5_000), List.of(), 5_000, true, 15, 20_000, 1_000_000),
         // gruelbox drains at a flat ~2,000 events/s: 200,000 rows measure it as well as 1,000,000
         // would, in 100 s a round instead of 500 s
-        FULL(1_000_000, 3, 20_000, 200_000, 30, List.of(500, 1_000, 5_000), List.of(), 10_000, true, 30, 100_000, 10_000_000);
+        FULL(1_000_000, 3, 20_000, 200_000, 30, List.of(500, 1_000, 5_000), List.of(), 10_000, true, 60, 100_000, 10_000_000);
 
         final int rows;
         final int rounds;
@@ -171,7 +171,7 @@ public final class Bench {
             }
             Duration writeTime = Duration.ofSeconds(options.integer("write-seconds", mode.writeSeconds));
             // the least warm-up: a freshly started server creates half the orders per second until its JIT has compiled
-            // the request path, and WritePath goes on warming up until the rate has settled
+            // the request path, and WritePath goes on warming up until the JIT is done
             Duration writeWarmUp = writeTime.multipliedBy(2);
             if (figures.contains("write")) {
                 withAppend = WritePath.measure(env, WITH_CONSUMERS, true, writeWarmUp, writeTime);

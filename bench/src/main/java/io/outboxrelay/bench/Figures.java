@@ -119,15 +119,43 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 heap == 0 ? "not measured" : Long.toString(heap), drains.size());
     }
 
+    /** Where each write-path server's CPU went per order, by process, while its orders were counted. */
+    private void writeCpu(StringBuilder md) {
+        List<WritePath.Result> counted = new ArrayList<>();
+        for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
+            if (result != null && result.cpu() != null) {
+                counted.add(result);
+            }
+        }
+        if (counted.isEmpty()) {
+            return;
+        }
+        md.append("\n| server | CPU ms per order: server | PostgreSQL | Kafka | harness | other | machine |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (WritePath.Result result : counted) {
+            Map<ProcessCpu.Role, Double> millis = result.cpu().millis();
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", result.server(),
+                    millis.get(ProcessCpu.Role.SERVER), millis.get(ProcessCpu.Role.POSTGRESQL),
+                    millis.get(ProcessCpu.Role.KAFKA), millis.get(ProcessCpu.Role.HARNESS),
+                    millis.get(ProcessCpu.Role.OTHER), result.cpu().machineMillis()));
+        }
+        md.append("\nCPU from /proc over each server's counted window, divided by its orders: each process's own time and"
+                + " its reaped children's (PostgreSQL's ended backends and autovacuum workers count whole); machine: all"
+                + " non-idle time; other: the rest.\n");
+    }
+
     private static String writePath(WritePath.Result result) {
         return result == null ? "null" : String.format(Locale.ROOT,
                 "{\"server\": \"%s\", \"clients\": %d, \"seconds\": %.0f, \"orders\": %d, \"ordersPerSecond\": %.0f,"
-                        + " \"failures\": %d, \"warmUpSeconds\": %.0f, \"steadyAfterWarmUp\": %s,"
-                        + " \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s}",
+                        + " \"lowestWindowPerSecond\": %.0f, \"highestWindowPerSecond\": %.0f, \"failures\": %d,"
+                        + " \"warmUpSeconds\": %.0f, \"warmedBy\": \"%s\", \"compileSecondsWhileCounted\": %s,"
+                        + " \"consumersBehindAtEnd\": %s, \"consumersCaughtUpSeconds\": %s, \"cpuPerOrder\": %s}",
                 Report.escape(result.server()), result.clients(), result.seconds(), result.orders(), result.perSecond(),
-                result.failures(), result.warmUpSeconds(), result.steady(),
+                result.lowWindow(), result.highWindow(), result.failures(), result.warmUpSeconds(), result.warmedBy(),
+                Double.isNaN(result.compileSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.compileSeconds()),
                 result.consumersBehind() < 0 ? "null" : Long.toString(result.consumersBehind()),
-                Double.isNaN(result.catchUpSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.catchUpSeconds()));
+                Double.isNaN(result.catchUpSeconds()) ? "null" : String.format(Locale.ROOT, "%.1f", result.catchUpSeconds()),
+                result.cpu() == null ? "null" : result.cpu().json());
     }
 
     private static String level(BacklogIndependence.Level level) {
@@ -173,13 +201,15 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (withAppend != null) {
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
-            md.append("| server | orders/s | orders | failed | warm-up | sample consumers behind at the end | caught up after |\n")
-                    .append("|---|---:|---:|---:|---:|---:|---:|\n");
+            md.append("| server | orders/s | 10 s windows | orders | failed | warm-up | JIT compiling while counted"
+                    + " | sample consumers behind at the end | caught up after |\n")
+                    .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
                 if (result != null) {
-                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,d | %d | %.0f s%s | %s | %s |%n",
-                            result.server(), result.perSecond(), result.orders(), result.failures(), result.warmUpSeconds(),
-                            result.steady() ? "" : " (rate still changing)",
+                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f-%,.0f | %,d | %d | %.0f s, until %s | %s | %s | %s |%n",
+                            result.server(), result.perSecond(), result.lowWindow(), result.highWindow(), result.orders(),
+                            result.failures(), result.warmUpSeconds(), result.warmedBy().words,
+                            Double.isNaN(result.compileSeconds()) ? "–" : String.format(Locale.ROOT, "%.1f s", result.compileSeconds()),
                             result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
                             Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
                 }
@@ -197,12 +227,14 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 md.append(String.format(Locale.ROOT, " The relay's cost: with the append and the relay running ÷ with the"
                         + " append and the relay off: %.2f×.", withoutConsumers.perSecond() / relayOff.perSecond()));
             }
-            md.append(" Each server's clients ran unmeasured until the rate had settled (three 10 s windows within 5% of"
-                    + " their mean; at least the minimum warm-up, at most 5 minutes): the warm-up column; failures count the"
+            md.append(" Each server's clients ran unmeasured for at least the minimum warm-up and on until the server's JIT"
+                    + " compiled for at most 2% of each of two 10 s windows (without the server's PID: until three 10 s windows"
+                    + " created orders within 5% of their mean), at most 8 minutes: the warm-up column; failures count the"
                     + " warm-up too.");
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
                     withAppend.perSecond()));
+            writeCpu(md);
         }
         if (backlog != null) {
             md.append("\n### Backlog independence: the same pending rows drained with and without SENT history\n\n");

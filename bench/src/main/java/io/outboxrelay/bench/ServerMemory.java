@@ -7,7 +7,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -70,7 +69,7 @@ final class ServerMemory {
             double gcShare = (gcSeconds(env.serverPid()) - gcSecondsBefore) / wall;
             long used = 0;
             try {
-                tool("jcmd", Long.toString(env.serverPid()), "GC.run");
+                JdkTools.run("jcmd", Long.toString(env.serverPid()), "GC.run");
                 used = usedHeap(URI.create(env.serverUrl() + "/metrics?scope=base"));
             } catch (Exception notMeasured) {
                 System.out.println("memory   no used heap after GC for this drain: " + notMeasured.getMessage());
@@ -126,30 +125,10 @@ final class ServerMemory {
     /** The JVM's total GC time so far in seconds (the GCT column of {@code jstat -gc}); NaN when jstat could not tell. */
     private static double gcSeconds(long pid) {
         try {
-            String[] lines = tool("jstat", "-gc", Long.toString(pid)).strip().split("\\R");
-            List<String> columns = List.of(lines[0].strip().split("\\s+"));
-            String[] values = lines[lines.length - 1].strip().split("\\s+");
-            int gct = columns.indexOf("GCT");
-            if (gct < 0 || gct >= values.length) {
-                throw new IllegalStateException("jstat -gc printed no GCT column: " + String.join(" / ", lines));
-            }
-            return Double.parseDouble(values[gct].replace(',', '.'));
+            return JdkTools.jstat(pid, "-gc", "GCT");
         } catch (Exception notMeasured) {
             System.out.println("memory   no GC time for this drain: " + notMeasured.getMessage());
             return Double.NaN;
         }
-    }
-
-    /** Runs a JDK tool (the one beside this JVM when there is one) and returns what it printed. */
-    private static String tool(String name, String... args) throws Exception {
-        Path beside = Path.of(System.getProperty("java.home"), "bin", name);
-        List<String> command = new ArrayList<>(List.of(Files.isExecutable(beside) ? beside.toString() : name));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
-            throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
-        }
-        return output;
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -14,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The write path's cost: {@value #CLIENTS} clients create orders through the server's API back to
- * back for a fixed time (after a warm-up that is not counted and lasts until the rate has settled, see
- * {@link #warmUp}); orders per second is the
+ * back for a fixed time (after a warm-up that is not counted and lasts until the server's JIT has done
+ * its work, see {@link #warmUp}); orders per second is the
  * figure. Run against a server that appends the {@code OrderCreated} event (relays it, and its two
  * sample consumers read it), one whose sample consumers read another topic, one that appends with
  * its relay off ({@code outbox.relay.enabled=false}, the consumers away too) and one started with
@@ -27,43 +28,78 @@ final class WritePath {
     private static final Duration WINDOW = Duration.ofSeconds(10);
     private static final int SETTLED_WINDOWS = 3;
     private static final double SETTLED = 0.05;
-    private static final Duration MOST = Duration.ofMinutes(5);
+    /** Compiling for at most this share of a window's time counts as the JIT being done. */
+    private static final double JIT_QUIET = 0.02;
+    private static final int QUIET_WINDOWS = 2;
+    private static final Duration MOST = Duration.ofMinutes(8);
 
     /**
-     * One server's figure. {@code consumersBehind}: events the sample consumers had not yet consumed
-     * when the writing stopped, and {@code catchUpSeconds} until they had (-1 and NaN when they read
-     * another topic).
+     * One server's figure. {@code lowWindow} and {@code highWindow}: the fewest and most orders per second of the
+     * counted time's 10 s windows. {@code warmedBy}: what ended the warm-up. {@code compileSeconds}: the JIT's
+     * compile time while the orders were counted (NaN when the server's PID is not known). {@code consumersBehind}:
+     * events the sample consumers had not yet consumed when the writing stopped, and {@code catchUpSeconds} until
+     * they had (-1 and NaN when they read another topic). {@code cpu}: where the machine's CPU went per order while
+     * the orders were counted (null where there is no {@code /proc} to read).
      */
-    record Result(String server, int clients, double seconds, long orders, double perSecond, long failures,
-                  long consumersBehind, double catchUpSeconds, double warmUpSeconds, boolean steady) {
+    record Result(String server, int clients, double seconds, long orders, double perSecond, double lowWindow,
+                  double highWindow, long failures, long consumersBehind, double catchUpSeconds, double warmUpSeconds,
+                  WarmedBy warmedBy, double compileSeconds, ProcessCpu.PerOrder cpu) {
     }
 
-    /** How long the warm-up took, and whether the rate had settled by its end. */
-    private record WarmUp(double seconds, boolean steady) {
+    /** What ended a warm-up. */
+    enum WarmedBy {
+        JIT_QUIET("the JIT quiet"), RATE_SETTLED("the rate settled"), LIMIT("the limit, still warming");
+
+        final String words;
+
+        WarmedBy(String words) {
+            this.words = words;
+        }
+    }
+
+    private record WarmUp(double seconds, WarmedBy by) {
     }
 
     /**
-     * Lets the clients run for at least {@code least}, and on until the last {@value #SETTLED_WINDOWS} windows of
-     * {@link #WINDOW} each created orders within 5% ({@link #SETTLED}) of their mean rate, or {@link #MOST} has passed.
-     * A fixed warm-up was not enough: the same server created 527 orders/s after one minute of load and 955 after
-     * two (its JIT still compiling the request path on cores the load shares), so a figure measured on a server just
-     * restarted compared its cold rate with another's warm one.
+     * Lets the clients run for at least {@code least}, and on until the server's JIT has compiled what the load needs:
+     * in each of the last {@value #QUIET_WINDOWS} windows of {@link #WINDOW} it compiled for at most 2%
+     * ({@link #JIT_QUIET}) of the window. Without the server's PID, until the last {@value #SETTLED_WINDOWS} windows
+     * created orders within 5% ({@link #SETTLED}) of their mean rate. At most {@link #MOST}.
+     * <p>
+     * The rate alone was not enough: on two cores a freshly started server's C2 compiler takes most of a core for
+     * about three minutes of this load, the rate settles on a plateau meanwhile (400-530 orders/s, appending with the
+     * relay off) and jumps once the compiler is done (600-1,000).
      */
-    private static WarmUp warmUp(AtomicLong created, Duration least) throws InterruptedException {
+    private static WarmUp warmUp(AtomicLong created, Duration least, long serverPid) throws Exception {
         long start = System.nanoTime();
         Deque<Long> windows = new ArrayDeque<>();
+        Deque<Double> compiling = new ArrayDeque<>();
+        double compiled = serverPid > 0 ? compileSeconds(serverPid) : Double.NaN;
         while (true) {
             windows.addLast(createdDuring(created, WINDOW));
-            if (windows.size() > SETTLED_WINDOWS) {
-                windows.removeFirst();
+            if (!Double.isNaN(compiled)) {
+                double now = compileSeconds(serverPid);
+                compiling.addLast(now - compiled);
+                compiled = now;
             }
+            trim(windows, SETTLED_WINDOWS);
+            trim(compiling, QUIET_WINDOWS);
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (seconds >= least.toSeconds() && windows.size() == SETTLED_WINDOWS && settled(windows)) {
-                return new WarmUp(seconds, true);
+            if (seconds >= least.toSeconds()) {
+                if (Double.isNaN(compiled) ? windows.size() == SETTLED_WINDOWS && settled(windows)
+                        : compiling.size() == QUIET_WINDOWS && quiet(compiling)) {
+                    return new WarmUp(seconds, Double.isNaN(compiled) ? WarmedBy.RATE_SETTLED : WarmedBy.JIT_QUIET);
+                }
             }
             if (seconds >= MOST.toSeconds()) {
-                return new WarmUp(seconds, false);
+                return new WarmUp(seconds, WarmedBy.LIMIT);
             }
+        }
+    }
+
+    private static <T> void trim(Deque<T> windows, int keep) {
+        while (windows.size() > keep) {
+            windows.removeFirst();
         }
     }
 
@@ -78,6 +114,21 @@ final class WritePath {
     private static boolean settled(Collection<Long> counts) {
         double mean = counts.stream().mapToLong(Long::longValue).average().orElse(0);
         return mean > 0 && counts.stream().allMatch(count -> Math.abs(count - mean) <= SETTLED * mean);
+    }
+
+    /** Whether the JIT compiled for at most {@link #JIT_QUIET} of each window. */
+    private static boolean quiet(Collection<Double> compileSeconds) {
+        return compileSeconds.stream().allMatch(seconds -> seconds <= JIT_QUIET * WINDOW.toSeconds());
+    }
+
+    /** The server JVM's total JIT compile time so far (the Time column of {@code jstat -compiler}); NaN if unknown. */
+    private static double compileSeconds(long pid) {
+        try {
+            return JdkTools.jstat(pid, "-compiler", "Time");
+        } catch (Exception notMeasured) {
+            System.out.println("write    no JIT compile time: " + notMeasured.getMessage());
+            return Double.NaN;
+        }
     }
 
     private WritePath() {
@@ -107,11 +158,30 @@ final class WritePath {
                 return null;
             }));
         }
-        long counted;
+        long counted = 0;
+        double low = Double.MAX_VALUE;
+        double high = 0;
+        double compileSeconds = Double.NaN;
         WarmUp warm;
+        ProcessCpu.PerOrder cpu = null;
         try {
-            warm = warmUp(created, warmUp);
-            counted = createdDuring(created, time);
+            warm = warmUp(created, warmUp, env.serverPid());
+            double compiledBefore = env.serverPid() > 0 ? compileSeconds(env.serverPid()) : Double.NaN;
+            boolean countCpu = ProcessCpu.available();
+            ProcessCpu.Sample before = countCpu ? ProcessCpu.sample(env.serverPid()) : null;
+            for (Duration left = time; !left.isZero() && !left.isNegative(); left = left.minus(WINDOW)) {
+                Duration window = left.compareTo(WINDOW) < 0 ? left : WINDOW;
+                long orders = createdDuring(created, window);
+                counted += orders;
+                low = Math.min(low, orders / (window.toNanos() / 1e9));
+                high = Math.max(high, orders / (window.toNanos() / 1e9));
+            }
+            if (countCpu) {
+                cpu = ProcessCpu.perOrder(before, ProcessCpu.sample(env.serverPid()), counted);
+            }
+            if (!Double.isNaN(compiledBefore)) {
+                compileSeconds = compileSeconds(env.serverPid()) - compiledBefore;
+            }
         } finally {
             stop.set(true);
         }
@@ -126,12 +196,17 @@ final class WritePath {
         long behind = consumersRead ? SampleConsumers.behind(env) : -1;
         // what the consumers owe would slow the next figure: it is paid here, and timed
         double catchUp = consumersRead ? SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(15)) : Double.NaN;
-        Result result = new Result(server, CLIENTS, seconds, counted, counted / seconds, failures.get(), behind, catchUp,
-                warm.seconds(), warm.steady());
-        System.out.printf("write    %,8.0f orders/s (%,d orders; %d failed, warm-up included; warm-up %.0f s, %s): %s%s%n",
-                result.perSecond(), result.orders(), result.failures(), warm.seconds(),
-                warm.steady() ? "steady" : "still changing", server, consumersRead ? String.format(", the sample consumers"
-                        + " %,d events behind at the end, caught up %.1f s later", behind, catchUp) : "");
+        Result result = new Result(server, CLIENTS, seconds, counted, counted / seconds, low, high, failures.get(), behind,
+                catchUp, warm.seconds(), warm.by(), compileSeconds, cpu);
+        System.out.printf("write    %,8.0f orders/s (10 s windows %,.0f-%,.0f; %,d orders; %d failed, warm-up included;"
+                        + " warm-up %.0f s, until %s; JIT compiling %s s while counted): %s%s%n", result.perSecond(), low,
+                high, result.orders(), result.failures(), warm.seconds(), warm.by().words,
+                Double.isNaN(compileSeconds) ? "unknown" : String.format(Locale.ROOT, "%.1f", compileSeconds), server,
+                consumersRead ? String.format(", the sample consumers %,d events behind at the end, caught up %.1f s later",
+                        behind, catchUp) : "");
+        if (cpu != null) {
+            System.out.printf("write    %s%n", cpu.describe());
+        }
         return result;
     }
 }
