@@ -201,7 +201,7 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (withAppend != null) {
             md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
-            md.append("| server | orders/s | 10 s windows | orders | failed | warm-up | JIT compiling while counted"
+            md.append("| server | orders/s | windows of up to 10 s | orders | failed | warm-up | JIT compiling while counted"
                     + " | sample consumers behind at the end | caught up after |\n")
                     .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
             for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
@@ -229,7 +229,7 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             }
             md.append(" Each server's clients ran unmeasured for at least the minimum warm-up and on until the server's JIT"
                     + " compiled for at most 2% of each of two 10 s windows (without the server's PID: until three 10 s windows"
-                    + " created orders within 5% of their mean), at most 8 minutes: the warm-up column; failures count the"
+                    + " created orders within 5% of their mean), at most four times the minimum and 8 minutes: the warm-up column; failures count the"
                     + " warm-up too.");
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",

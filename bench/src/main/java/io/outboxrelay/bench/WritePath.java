@@ -31,6 +31,7 @@ final class WritePath {
     /** Compiling for at most this share of a window's time counts as the JIT being done. */
     private static final double JIT_QUIET = 0.02;
     private static final int QUIET_WINDOWS = 2;
+    /** The longest warm-up, for a full run: four times the least (twice the counted time), at most this. */
     private static final Duration MOST = Duration.ofMinutes(8);
 
     /**
@@ -64,7 +65,8 @@ final class WritePath {
      * Lets the clients run for at least {@code least}, and on until the server's JIT has compiled what the load needs:
      * in each of the last {@value #QUIET_WINDOWS} windows of {@link #WINDOW} it compiled for at most 2%
      * ({@link #JIT_QUIET}) of the window. Without the server's PID, until the last {@value #SETTLED_WINDOWS} windows
-     * created orders within 5% ({@link #SETTLED}) of their mean rate. At most {@link #MOST}.
+     * created orders within 5% ({@link #SETTLED}) of their mean rate. At most four times {@code least}, up to
+     * {@link #MOST}: a smoke run, which only checks that the harness works, is not held up.
      * <p>
      * The rate alone was not enough: on two cores a freshly started server's C2 compiler takes most of a core for
      * about three minutes of this load, the rate settles on a plateau meanwhile (400-530 orders/s, appending with the
@@ -72,6 +74,7 @@ final class WritePath {
      */
     private static WarmUp warmUp(AtomicLong created, Duration least, long serverPid) throws Exception {
         long start = System.nanoTime();
+        long most = Math.min(MOST.toSeconds(), 4 * least.toSeconds());
         Deque<Long> windows = new ArrayDeque<>();
         Deque<Double> compiling = new ArrayDeque<>();
         double compiled = serverPid > 0 ? compileSeconds(serverPid) : Double.NaN;
@@ -91,7 +94,7 @@ final class WritePath {
                     return new WarmUp(seconds, Double.isNaN(compiled) ? WarmedBy.RATE_SETTLED : WarmedBy.JIT_QUIET);
                 }
             }
-            if (seconds >= MOST.toSeconds()) {
+            if (seconds >= most) {
                 return new WarmUp(seconds, WarmedBy.LIMIT);
             }
         }
@@ -198,7 +201,7 @@ final class WritePath {
         double catchUp = consumersRead ? SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(15)) : Double.NaN;
         Result result = new Result(server, CLIENTS, seconds, counted, counted / seconds, low, high, failures.get(), behind,
                 catchUp, warm.seconds(), warm.by(), compileSeconds, cpu);
-        System.out.printf("write    %,8.0f orders/s (10 s windows %,.0f-%,.0f; %,d orders; %d failed, warm-up included;"
+        System.out.printf("write    %,8.0f orders/s (windows of up to 10 s: %,.0f-%,.0f; %,d orders; %d failed, warm-up included;"
                         + " warm-up %.0f s, until %s; JIT compiling %s s while counted): %s%s%n", result.perSecond(), low,
                 high, result.orders(), result.failures(), warm.seconds(), warm.by().words,
                 Double.isNaN(compileSeconds) ? "unknown" : String.format(Locale.ROOT, "%.1f", compileSeconds), server,
