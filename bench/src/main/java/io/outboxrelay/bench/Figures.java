@@ -229,8 +229,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             }
             md.append(" Each server's clients ran unmeasured for at least the minimum warm-up and on until the server's JIT"
                     + " compiled for at most 2% of each of two 10 s windows (without the server's PID: until three 10 s windows"
-                    + " created orders within 5% of their mean), at most four times the minimum and 8 minutes: the warm-up column; failures count the"
-                    + " warm-up too.");
+                    + " created orders within 5% of their mean), at most four times the minimum and 8 minutes: the warm-up"
+                    + " column; failures count the warm-up too.");
             md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
                     + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
                     withAppend.perSecond()));
