@@ -26,15 +26,24 @@ final class JdkTools {
         return output;
     }
 
-    /** One column of a {@code jstat} option's last line, e.g. GCT of {@code -gc} or Time of {@code -compiler}. */
-    static double jstat(long pid, String option, String column) throws Exception {
-        String[] lines = run("jstat", option, Long.toString(pid)).strip().split("\\R");
-        List<String> columns = List.of(lines[0].strip().split("\\s+"));
-        String[] values = lines[lines.length - 1].strip().split("\\s+");
-        int index = columns.indexOf(column);
-        if (index < 0 || index >= values.length) {
-            throw new IllegalStateException("jstat " + option + " printed no " + column + " column: " + String.join(" / ", lines));
+    /**
+     * One column of a {@code jstat} option's last line, e.g. GCT of {@code -gc} or Time of {@code -compiler}; NaN,
+     * with {@code missing} and the reason printed, when jstat could not tell.
+     */
+    static double jstat(long pid, String option, String column, String missing) {
+        try {
+            String[] lines = run("jstat", option, Long.toString(pid)).strip().split("\\R");
+            List<String> columns = List.of(lines[0].strip().split("\\s+"));
+            String[] values = lines[lines.length - 1].strip().split("\\s+");
+            int index = columns.indexOf(column);
+            if (index < 0 || index >= values.length) {
+                throw new IllegalStateException("jstat " + option + " printed no " + column + " column: "
+                        + String.join(" / ", lines));
+            }
+            return Double.parseDouble(values[index].replace(',', '.'));
+        } catch (Exception notMeasured) {
+            System.out.println(missing + ": " + notMeasured.getMessage());
+            return Double.NaN;
         }
-        return Double.parseDouble(values[index].replace(',', '.'));
     }
 }

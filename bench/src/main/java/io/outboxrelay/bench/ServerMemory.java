@@ -124,11 +124,6 @@ final class ServerMemory {
 
     /** The JVM's total GC time so far in seconds (the GCT column of {@code jstat -gc}); NaN when jstat could not tell. */
     private static double gcSeconds(long pid) {
-        try {
-            return JdkTools.jstat(pid, "-gc", "GCT");
-        } catch (Exception notMeasured) {
-            System.out.println("memory   no GC time for this drain: " + notMeasured.getMessage());
-            return Double.NaN;
-        }
+        return JdkTools.jstat(pid, "-gc", "GCT", "memory   no GC time for this drain");
     }
 }

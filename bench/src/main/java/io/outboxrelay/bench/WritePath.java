@@ -72,7 +72,7 @@ final class WritePath {
      * about three minutes of this load, the rate settles on a plateau meanwhile (400-530 orders/s, appending with the
      * relay off) and jumps once the compiler is done (600-1,000).
      */
-    private static WarmUp warmUp(AtomicLong created, Duration least, long serverPid) throws Exception {
+    private static WarmUp warmUp(AtomicLong created, Duration least, long serverPid) throws InterruptedException {
         long start = System.nanoTime();
         long most = Math.min(MOST.toSeconds(), 4 * least.toSeconds());
         Deque<Long> windows = new ArrayDeque<>();
@@ -126,12 +126,7 @@ final class WritePath {
 
     /** The server JVM's total JIT compile time so far (the Time column of {@code jstat -compiler}); NaN if unknown. */
     private static double compileSeconds(long pid) {
-        try {
-            return JdkTools.jstat(pid, "-compiler", "Time");
-        } catch (Exception notMeasured) {
-            System.out.println("write    no JIT compile time: " + notMeasured.getMessage());
-            return Double.NaN;
-        }
+        return JdkTools.jstat(pid, "-compiler", "Time", "write    no JIT compile time");
     }
 
     private WritePath() {
