@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The figures besides the backlog drain: steady latency, write-path cost, backlog independence,
@@ -119,14 +121,14 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 heap == 0 ? "not measured" : Long.toString(heap), drains.size());
     }
 
+    /** The write-path servers measured, in the report's order. */
+    private List<WritePath.Result> writePaths() {
+        return Stream.of(withAppend, withoutConsumers, relayOff, withoutAppend).filter(Objects::nonNull).toList();
+    }
+
     /** Where each write-path server's CPU went per order, by process, while its orders were counted. */
     private void writeCpu(StringBuilder md) {
-        List<WritePath.Result> counted = new ArrayList<>();
-        for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
-            if (result != null && result.cpu() != null) {
-                counted.add(result);
-            }
-        }
+        List<WritePath.Result> counted = writePaths().stream().filter(result -> result.cpu() != null).toList();
         if (counted.isEmpty()) {
             return;
         }
@@ -204,15 +206,13 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             md.append("| server | orders/s | windows of up to 10 s | orders | failed | warm-up | JIT compiling while counted"
                     + " | sample consumers behind at the end | caught up after |\n")
                     .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (WritePath.Result result : new WritePath.Result[] {withAppend, withoutConsumers, relayOff, withoutAppend}) {
-                if (result != null) {
-                    md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f-%,.0f | %,d | %d | %.0f s, until %s | %s | %s | %s |%n",
-                            result.server(), result.perSecond(), result.lowWindow(), result.highWindow(), result.orders(),
-                            result.failures(), result.warmUpSeconds(), result.warmedBy().words,
-                            Double.isNaN(result.compileSeconds()) ? "–" : String.format(Locale.ROOT, "%.1f s", result.compileSeconds()),
-                            result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
-                            Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
-                }
+            for (WritePath.Result result : writePaths()) {
+                md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f-%,.0f | %,d | %d | %.0f s, until %s | %s | %s | %s |%n",
+                        result.server(), result.perSecond(), result.lowWindow(), result.highWindow(), result.orders(),
+                        result.failures(), result.warmUpSeconds(), result.warmedBy().words,
+                        Double.isNaN(result.compileSeconds()) ? "–" : String.format(Locale.ROOT, "%.1f s", result.compileSeconds()),
+                        result.consumersBehind() < 0 ? "–" : String.format(Locale.ROOT, "%,d", result.consumersBehind()),
+                        Double.isNaN(result.catchUpSeconds()) ? "–" : String.format(Locale.ROOT, "%.0f s", result.catchUpSeconds())));
             }
             if (withoutAppend != null && withoutConsumers != null) {
                 md.append(String.format(Locale.ROOT, "%nWith the append and the relay running ÷ without the append (the sample"
