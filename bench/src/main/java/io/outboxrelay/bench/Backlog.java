@@ -12,25 +12,60 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The backlog every database contender drains, built and timed alike: rows 1..n committed in
- * {@value #PER_TRANSACTION}-row transactions, one after the other on one connection, while the
- * contender already works; the time runs from just before the first insert until all n records
- * are on the topic. One huge transaction would leave part of a contender's work (Debezium's
+ * {@value #PER_TRANSACTION}-row transactions, one after the other on one connection, and timed by one
+ * of two {@link Timing}s. One huge transaction would leave part of a contender's work (Debezium's
  * decoding of it, say) outside the timed span.
  */
 final class Backlog {
 
     static final int PER_TRANSACTION = 1_000;
     static final Duration PATIENCE = Duration.ofMinutes(30);
-    static final String DESCRIPTION = "committed in " + PER_TRANSACTION + "-row transactions on one connection while the"
-            + " contender runs, timed from the first insert until the last record is acknowledged on the topic";
+
+    /** Which span a drain's clock covers. */
+    enum Timing {
+        /**
+         * The contender is held back while the backlog is committed, and timed from its release until the last
+         * record is acknowledged: how fast it catches up on events that are waiting (after an outage of Kafka or
+         * of the publisher, say), on two cores that nothing else needs meanwhile.
+         */
+        AFTER_WRITTEN("committed in " + PER_TRANSACTION + "-row transactions on one connection while the contender is"
+                + " held back, timed from its release until the last record is acknowledged on the topic"),
+        /**
+         * The contender publishes while the backlog is committed, timed from the first insert: a contender that
+         * keeps up with the writer measures how fast its rows are committed beside it, i.e. its insert's cost.
+         */
+        WHILE_WRITTEN("committed in " + PER_TRANSACTION + "-row transactions on one connection while the contender"
+                + " runs, timed from the first insert until the last record is acknowledged on the topic");
+
+        final String description;
+
+        Timing(String description) {
+            this.description = description;
+        }
+
+        static Timing of(String option) {
+            return valueOf(option.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        }
+
+        String option() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
 
     /**
-     * One drain's time: from just before the first insert until the last record was acknowledged on the
-     * topic ({@code nanos}, the figure), and until the last transaction had committed
-     * ({@code committedNanos}). When the two are close, the contender kept up with the writer and the
-     * drain measured how fast its rows could be committed on the shared cores, not how fast it sends them.
+     * One drain's time ({@code nanos}, the figure) by its {@code timing}, and how long its rows took to commit
+     * ({@code committedNanos}): with {@link Timing#WHILE_WRITTEN} from the first insert until the last commit (when
+     * the two are close, the contender kept up with the writer and the drain measured how fast its rows could be
+     * committed on the shared cores, not how fast it sends them), with {@link Timing#AFTER_WRITTEN} before the clock
+     * started.
      */
-    record Drained(long nanos, long committedNanos) {
+    record Drained(long nanos, long committedNanos, Timing timing) {
+    }
+
+    /** What keeps a contender from publishing until the drain's clock starts (with {@link Timing#AFTER_WRITTEN}). */
+    interface Hold {
+        /** Lets the contender publish; returns at once. */
+        void release() throws Exception;
     }
 
     /** Commits rows {@code from}..{@code to} (inclusive) in one transaction. */
@@ -46,11 +81,12 @@ final class Backlog {
      * parameters (for {@code generate_series(?, ?)}); {@code notify} adds {@code NOTIFY outbox_relay}
      * to each transaction, as Outbox Relay's own append sends it on commit.
      */
-    static Drained drainRows(Env env, int n, String insert, boolean notify, Callable<Boolean> arrived) throws Exception {
+    static Drained drainRows(Env env, int n, Timing timing, String insert, boolean notify, Hold hold,
+                             Callable<Boolean> arrived) throws Exception {
         try (Connection connection = env.connect()) {
             connection.setAutoCommit(false);
             try (PreparedStatement rows = connection.prepareStatement(insert); Statement wake = connection.createStatement()) {
-                return drain(n, (from, to) -> {
+                return drain(n, timing, (from, to) -> {
                     rows.setLong(1, from);
                     rows.setLong(2, to);
                     rows.executeUpdate();
@@ -58,23 +94,31 @@ final class Backlog {
                         wake.execute("NOTIFY outbox_relay"); // PostgreSQL delivers it when the transaction commits
                     }
                     connection.commit();
-                }, arrived);
+                }, hold, arrived);
             }
         }
     }
 
     /**
-     * Starts the clock, commits the chunks in the background and waits until {@code arrived} holds;
-     * returns how long that took, and how long the commits took. A failed commit fails the drain at once.
+     * Commits the chunks and releases {@code hold}, in the order and with the clock that {@code timing} says, and waits
+     * until {@code arrived} holds. A failed commit fails the drain at once.
      */
-    static Drained drain(int n, Chunk chunk, Callable<Boolean> arrived) throws Exception {
+    static Drained drain(int n, Timing timing, Chunk chunk, Hold hold, Callable<Boolean> arrived) throws Exception {
+        if (timing == Timing.AFTER_WRITTEN) {
+            long writing = System.nanoTime();
+            commitAll(n, chunk);
+            long committed = System.nanoTime() - writing;
+            long start = System.nanoTime();
+            hold.release();
+            Env.await(n + " records to arrive", PATIENCE, Duration.ofMillis(20), arrived);
+            return new Drained(System.nanoTime() - start, committed, timing);
+        }
+        hold.release();
         ExecutorService committing = Executors.newSingleThreadExecutor();
         try {
             long start = System.nanoTime();
             Future<Long> committed = committing.submit(() -> {
-                for (long from = 1; from <= n; from += PER_TRANSACTION) {
-                    chunk.commit(from, Math.min(n, from + PER_TRANSACTION - 1));
-                }
+                commitAll(n, chunk);
                 return System.nanoTime() - start;
             });
             Env.await(n + " records to arrive", PATIENCE, Duration.ofMillis(20), () -> {
@@ -84,10 +128,16 @@ final class Backlog {
                 return arrived.call();
             });
             long end = System.nanoTime();
-            return new Drained(end - start, committed.get());
+            return new Drained(end - start, committed.get(), timing);
         } finally {
             committing.shutdownNow();
             committing.awaitTermination(1, TimeUnit.MINUTES);
+        }
+    }
+
+    private static void commitAll(int n, Chunk chunk) throws Exception {
+        for (long from = 1; from <= n; from += PER_TRANSACTION) {
+            chunk.commit(from, Math.min(n, from + PER_TRANSACTION - 1));
         }
     }
 }

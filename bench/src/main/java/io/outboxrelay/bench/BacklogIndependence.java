@@ -26,18 +26,19 @@ final class BacklogIndependence {
                  double meanBatch) {
     }
 
-    record Result(Level without, Level with, String fill) {
+    record Result(Level without, Level with, String fill, Backlog.Timing timing) {
     }
 
     private BacklogIndependence() {
     }
 
-    static Result measure(Env env, OutboxRelayServer relay, boolean ownsStack, int pending, long sent) throws Exception {
+    static Result measure(Env env, OutboxRelayServer relay, Backlog.Timing timing, boolean ownsStack, int pending, long sent)
+            throws Exception {
         if (ownsStack) {
             env.sql("TRUNCATE outbox_event");
         }
         boolean quiet = env.vacuumAndAwaitNoAutovacuum("outbox_event");
-        Level without = drain(env, relay, pending);
+        Level without = drain(env, relay, timing, pending);
         try {
             System.out.printf("backlog  filling %,d SENT rows ...%n", sent);
             long filling = System.nanoTime();
@@ -55,16 +56,16 @@ final class BacklogIndependence {
                     + " outbox_event%s", sent, (System.nanoTime() - filling) / 1e9,
                     quiet ? "" : " (one still did after 10 minutes: the drains ran beside it)");
             System.out.println("backlog  " + fill);
-            return new Result(without, drain(env, relay, pending), fill);
+            return new Result(without, drain(env, relay, timing, pending), fill, timing);
         } finally {
             env.sql(ownsStack ? "TRUNCATE outbox_event" : "DELETE FROM outbox_event WHERE aggregate_type = '" + MARKER + "'");
         }
     }
 
-    private static Level drain(Env env, OutboxRelayServer relay, int pending) throws Exception {
+    private static Level drain(Env env, OutboxRelayServer relay, Backlog.Timing timing, int pending) throws Exception {
         long sentRows = sentRows(env);
         Map<String, Double> before = meters(env);
-        Backlog.Drained drained = relay.drain(env, pending);
+        Backlog.Drained drained = relay.drain(env, pending, timing);
         // the last round reports once it has marked its rows, a moment after Kafka acked them
         Env.await("the relay's meters to count the drained rows", Duration.ofSeconds(30), Duration.ofMillis(50),
                 () -> delta(before, meters(env), "outbox_relay_batch_events_sum") >= pending);

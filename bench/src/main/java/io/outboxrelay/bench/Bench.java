@@ -32,7 +32,9 @@ import java.util.stream.Stream;
  * {@code --rows}, {@code --rounds}, {@code --steady-rates 200,400}, {@code --steady-seconds}, {@code --warm-up} (events),
  * {@code --write-seconds}, {@code --backlog-pending}, {@code --backlog-sent}; {@code --rows-notify coalesced|each-commit}:
  * how outbox-relay-rows wakes the relay (the append's way, the default, or its way before 2026-12-03);
- * {@code --steady-search false}: only the given steady rates, no search for the highest sustained one.
+ * {@code --steady-search false}: only the given steady rates, no search for the highest sustained one;
+ * {@code --drain-timing after-written|while-written}: the drains' clock (see {@link Backlog.Timing}; after-written, the
+ * default, holds each contender back while its backlog is committed).
  */
 public final class Bench {
 
@@ -126,7 +128,8 @@ public final class Bench {
         }
         contenders.removeIf(contender -> !only.isEmpty() && !only.contains(contender.name()));
         steadyContenders.keySet().removeIf(name -> !only.isEmpty() && !only.contains(name));
-        Drains drains = new Drains(rows, rounds, mode.slowCap, Math.min(rows, mode.gruelboxRows));
+        Backlog.Timing timing = Backlog.Timing.of(options.get("drain-timing", Backlog.Timing.AFTER_WRITTEN.option()));
+        Drains drains = new Drains(rows, rounds, mode.slowCap, Math.min(rows, mode.gruelboxRows), timing);
         List<SteadyLatency.Step> steady = new ArrayList<>();
         Map<String, String> steadyWrites = new LinkedHashMap<>();
         WritePath.Result withAppend = null;
@@ -154,7 +157,7 @@ public final class Bench {
                 drains.run(env, contenders);
             }
             if (figures.contains("backlog")) {
-                backlog = BacklogIndependence.measure(env, relay, ownsStack, options.integer("backlog-pending", mode.backlogPending),
+                backlog = BacklogIndependence.measure(env, relay, timing, ownsStack, options.integer("backlog-pending", mode.backlogPending),
                         options.integer("backlog-sent", (int) Math.min(Integer.MAX_VALUE, mode.backlogSent)));
             }
             if (figures.contains("steady")) {
@@ -217,7 +220,8 @@ public final class Bench {
                 env = env.withServerPid(server.jvmPid());
                 cdc = new OutboxRelayServer(CDC_NAME, "the server restarted with " + CDC + ": Debezium's embedded engine"
                         + " streams the outbox's inserts and the relay publishes them by id (the rest default; the polling"
-                        + " relay's handover 10 minutes, so it takes nothing from the stream)");
+                        + " relay's handover 10 minutes, so it takes nothing from the stream); timed while written: its stream"
+                        + " does not wait for the instance lock that holds the polling relay back", false);
                 drains.run(env, List.of(cdc));
                 if (figures.contains("steady")) {
                     List<Integer> rates = options.list("steady-rates", mode.steadyRates.stream().map(String::valueOf).toList())
@@ -245,7 +249,7 @@ public final class Bench {
                 relay.memory(), tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(),
                 startServer ? outOfMemory(log) : null, notMeasured);
         Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT), postgres,
-                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), relay.memory().peakRssMiB() * 1024, extra);
+                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), drains.timings(), relay.memory().peakRssMiB() * 1024, extra);
         Path out = Path.of(options.get("out", "results"));
         Files.createDirectories(out);
         String base = report.date() + "-" + report.machine().label() + "-" + report.mode();

@@ -9,11 +9,11 @@ interface Contender extends AutoCloseable {
     String settings();
 
     /**
-     * Commits a backlog of {@code n} rows as {@link Backlog} does (the ceiling instead prepares
-     * {@code n} records and sends them) and returns how long from the first insert until all
-     * {@code n} were acknowledged on the topic, and until the last of them was committed.
+     * Commits a backlog of {@code n} rows as {@link Backlog} does, timed by {@code timing} where the contender can be
+     * held back (the returned {@link Backlog.Drained} says which timing it used), and returns how long until all
+     * {@code n} were acknowledged on the topic. The ceiling instead prepares {@code n} records and sends them.
      */
-    Backlog.Drained drain(Env env, int n) throws Exception;
+    Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception;
 
     @Override
     default void close() throws Exception {

@@ -22,13 +22,21 @@ import java.util.concurrent.TimeUnit;
 /**
  * The CDC path: Debezium's embedded engine reads the outbox table's inserts from PostgreSQL's
  * logical replication (pgoutput) and a reliable producer sends each row's payload (with Outbox
- * Relay's headers); a batch is marked processed once Kafka acknowledged it. Drain: the engine
- * streams while the backlog is committed. Needs {@code wal_level=logical}. Steady: the engine
- * runs while rows are inserted one per transaction.
+ * Relay's headers, the event id the row's); a batch is marked processed once Kafka acknowledged it.
+ * The table is the one Debezium's outbox event router documents: the event's id (a UUID, its key,
+ * which a consumer deduplicates on, as on Outbox Relay's {@code event_id}), the aggregate's type and
+ * id, the event's type and the payload; the harness writes time-ordered ids, as Outbox Relay's append
+ * does. Drain: the engine is started before the backlog is committed, so its slot keeps the WAL; held
+ * back, it hands no batch over until the clock starts (what it read meanwhile waits in its queue, at most
+ * {@value #QUEUE} changes, and blocks its reading of the WAL beyond that). Needs {@code wal_level=logical}.
+ * Steady: the engine runs while rows are inserted one per transaction.
  */
 final class DebeziumCdc implements Contender, Steady.Capable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int BATCH = 4096;
+    private static final int QUEUE = 16384;
+    private static final String TABLE = "bench_debezium_outbox";
 
     @Override
     public String name() {
@@ -37,16 +45,19 @@ final class DebeziumCdc implements Contender, Steady.Capable {
 
     @Override
     public String settings() {
-        return "debezium-embedded 3.6.1.Final, PostgreSQL connector, pgoutput, snapshot.mode=no_data, max.batch.size=4096,"
-                + " max.queue.size=16384, poll.interval.ms=50; batch produced then flushed (acks) before it is marked processed";
+        return "debezium-embedded 3.6.1.Final, PostgreSQL connector, pgoutput, snapshot.mode=no_data, max.batch.size=" + BATCH
+                + ", max.queue.size=" + QUEUE + ", poll.interval.ms=50; batch produced then flushed (acks) before it is marked"
+                + " processed; " + TABLE + " as the outbox event router documents it (id uuid primary key, aggregatetype,"
+                + " aggregateid, type, payload jsonb)";
     }
 
     @Override
-    public Backlog.Drained drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception {
         String topic = env.freshTopic(name());
         try (Engine engine = new Engine(env, topic); Admin admin = env.admin()) {
-            return Backlog.drainRows(env, n, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) SELECT 'agg-' || (i % "
-                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false,
+            return Backlog.drainRows(env, n, timing, "INSERT INTO " + TABLE + " (id, aggregatetype, aggregateid, type, payload)"
+                    + " SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent', "
+                    + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false, engine.handingOver::countDown,
                     () -> Env.endOffsets(admin, topic) >= n);
         }
     }
@@ -55,22 +66,25 @@ final class DebeziumCdc implements Contender, Steady.Capable {
     public Steady steady(Env env) throws Exception {
         String topic = env.freshTopic(name());
         Engine engine = new Engine(env, topic);
-        RowWriter rows = new RowWriter(env, "INSERT INTO bench_cdc_outbox (aggregate_id, payload) VALUES (?, ?::jsonb)");
+        engine.handingOver.countDown();
+        RowWriter rows = new RowWriter(env, "INSERT INTO " + TABLE + " (id, aggregatetype, aggregateid, type, payload)"
+                + " VALUES (" + Shape.eventIdSql("floor(random() * 4096)::int") + ", 'Bench', ?, 'BenchEvent', ?::jsonb)");
         return rows.steady(topic, engine);
     }
 
-    /** The embedded engine streaming {@code bench_cdc_outbox} into a topic, from its start until closed. */
+    /** The embedded engine streaming {@value DebeziumCdc#TABLE} into a topic, from its start until closed. */
     private static final class Engine implements AutoCloseable {
         private final Env env;
         private final ExecutorService engineThread = Executors.newSingleThreadExecutor();
         private final KafkaProducer<String, String> producer;
         private final DebeziumEngine<ChangeEvent<String, String>> engine;
+        /** Open once the engine may hand its batches over (the drain's hold). */
+        final CountDownLatch handingOver = new CountDownLatch(1);
 
         Engine(Env env, String topic) throws Exception {
             this.env = env;
-            env.sql("""
-                    CREATE TABLE IF NOT EXISTS bench_cdc_outbox (
-                        id bigserial PRIMARY KEY, aggregate_id text NOT NULL, payload jsonb NOT NULL)""");
+            env.sql("CREATE TABLE IF NOT EXISTS " + TABLE + " (id uuid PRIMARY KEY, aggregatetype varchar(255) NOT NULL,"
+                    + " aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb)");
             String slot = "bench_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
             producer = env.producer();
             CountDownLatch streaming = new CountDownLatch(1);
@@ -90,6 +104,7 @@ final class DebeziumCdc implements Contender, Steady.Capable {
                         }
                     })
                     .notifying((records, committer) -> {
+                        handingOver.await();
                         for (ChangeEvent<String, String> record : records) {
                             JsonNode after;
                             try {
@@ -98,8 +113,8 @@ final class DebeziumCdc implements Contender, Steady.Capable {
                                 throw new IllegalStateException("unreadable change event", unreadable);
                             }
                             if (!after.isMissingNode() && !after.isNull()) {
-                                producer.send(Shape.record(topic, after.path("aggregate_id").asText(),
-                                        after.path("payload").asText()));
+                                producer.send(Shape.record(topic, after.path("aggregateid").asText(),
+                                        after.path("payload").asText(), after.path("id").asText()));
                             }
                         }
                         producer.flush(); // acknowledged before the batch counts as processed
@@ -131,15 +146,15 @@ final class DebeziumCdc implements Contender, Steady.Capable {
             config.setProperty("database.password", env.dbPassword());
             config.setProperty("database.dbname", db.database());
             config.setProperty("topic.prefix", slot);
-            config.setProperty("table.include.list", "public.bench_cdc_outbox");
+            config.setProperty("table.include.list", "public." + TABLE);
             config.setProperty("plugin.name", "pgoutput");
             config.setProperty("slot.name", slot);
             config.setProperty("slot.drop.on.stop", "true");
             config.setProperty("publication.name", slot);
             config.setProperty("publication.autocreate.mode", "filtered");
             config.setProperty("snapshot.mode", "no_data");
-            config.setProperty("max.batch.size", "4096");
-            config.setProperty("max.queue.size", "16384");
+            config.setProperty("max.batch.size", Integer.toString(BATCH));
+            config.setProperty("max.queue.size", Integer.toString(QUEUE));
             config.setProperty("poll.interval.ms", "50");
             config.setProperty("key.converter.schemas.enable", "false");
             config.setProperty("value.converter.schemas.enable", "false");
@@ -149,12 +164,13 @@ final class DebeziumCdc implements Contender, Steady.Capable {
         @Override
         public void close() throws Exception {
             try {
+                handingOver.countDown(); // a held engine's handler returns, so that it can stop
                 engine.close();
             } finally {
                 engineThread.shutdownNow();
                 engineThread.awaitTermination(60, TimeUnit.SECONDS);
                 producer.close();
-                env.sql("TRUNCATE bench_cdc_outbox");
+                env.sql("TRUNCATE " + TABLE);
             }
         }
     }

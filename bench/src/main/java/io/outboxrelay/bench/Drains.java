@@ -19,8 +19,12 @@ final class Drains {
     private final Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
     private final Map<String, List<Double>> committedSeconds = new LinkedHashMap<>();
     private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
+    private final Map<String, Backlog.Timing> timings = new LinkedHashMap<>();
 
-    Drains(int rows, int rounds, int slowCap, int gruelboxRows) {
+    private final Backlog.Timing timing;
+
+    Drains(int rows, int rounds, int slowCap, int gruelboxRows, Backlog.Timing timing) {
+        this.timing = timing;
         this.rows = rows;
         this.rounds = rounds;
         this.slowCap = slowCap;
@@ -33,13 +37,15 @@ final class Drains {
                 int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap)
                         : contender instanceof Gruelbox ? gruelboxRows : rows;
                 System.out.printf("round %d/%d  %-18s draining %,d rows ...%n", round, rounds, contender.name(), n);
-                Backlog.Drained drained = contender.drain(env, n);
+                Backlog.Drained drained = contender.drain(env, n, timing);
                 double perSecond = n / (drained.nanos() / 1e9);
                 eventsPerSecond.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(perSecond);
                 committedSeconds.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(drained.committedNanos() / 1e9);
                 rowsDrained.put(contender.name(), n);
-                System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s; its rows committed in %,.2f s)%n", round,
-                        rounds, contender.name(), perSecond, drained.nanos() / 1e9, drained.committedNanos() / 1e9);
+                timings.put(contender.name(), drained.timing());
+                System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s; its rows committed in %,.2f s, %s)%n", round,
+                        rounds, contender.name(), perSecond, drained.nanos() / 1e9, drained.committedNanos() / 1e9,
+                        drained.timing() == Backlog.Timing.AFTER_WRITTEN ? "before the clock" : "from the first insert");
             }
         }
     }
@@ -48,12 +54,17 @@ final class Drains {
         return eventsPerSecond;
     }
 
-    /** Per contender and round, the seconds from the first insert until the last row was committed. */
+    /** Per contender and round, the seconds its rows took to commit (see {@link Backlog.Drained}). */
     Map<String, List<Double>> committedSeconds() {
         return committedSeconds;
     }
 
     Map<String, Integer> rowsDrained() {
         return rowsDrained;
+    }
+
+    /** Per contender, how its drains were timed. */
+    Map<String, Backlog.Timing> timings() {
+        return timings;
     }
 }

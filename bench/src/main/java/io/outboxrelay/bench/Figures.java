@@ -238,7 +238,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         }
         if (backlog != null) {
             md.append("\n### Backlog independence: the same pending rows drained with and without SENT history\n\n");
-            md.append("| SENT rows in the table | pending drained | events/s | rows committed after (s) | rounds | mean round (ms)"
+            md.append("Each drain's rows are " + backlog.timing().description + "; the fourth column says how long they took"
+                    + " to commit.\n\n");
+            md.append("| SENT rows in the table | pending drained | events/s | rows committed in (s) | rounds | mean round (ms)"
                     + " | mean batch |\n|---:|---:|---:|---:|---:|---:|---:|\n");
             for (BacklogIndependence.Level level : List.of(backlog.without(), backlog.with())) {
                 md.append(String.format(Locale.ROOT, "| %,d | %,d | %,.0f | %.1f | %,d | %s | %s |%n", level.sentRows(),

@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * Processing is on, so each commit submits its entries at once (the library's after-commit path)
  * to a pool of threads that process each in its own transaction (lock, invoke, delete), as the
  * library does. Drain: the backlog's entries are scheduled 1,000 per transaction, like the other
- * contenders' rows, while the outbox is also flushed whenever fewer than a batch wait for a thread.
+ * contenders' rows, while the outbox is also flushed whenever fewer than a batch wait for a thread;
+ * held back, entries committed while processing is off wait for that flush (due two seconds after they
+ * were scheduled, the library's attempt frequency).
  * Steady: a background flush every second picks up anything missed.
  */
 final class Gruelbox implements Contender, Steady.Capable {
@@ -118,15 +120,15 @@ final class Gruelbox implements Contender, Steady.Capable {
     }
 
     @Override
-    public Backlog.Drained drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception {
         String topic = env.freshTopic(name());
         try (Pipeline pipeline = new Pipeline(env); Admin admin = env.admin()) {
-            pipeline.processing = true;
-            return Backlog.drain(n, (from, to) -> pipeline.transactions.inTransaction(() -> {
+            // held back: entries committed while processing is off are left to the flush, which starts with the clock
+            return Backlog.drain(n, timing, (from, to) -> pipeline.transactions.inTransaction(() -> {
                 for (long i = from; i <= to; i++) {
                     pipeline.schedule(topic, i);
                 }
-            }), () -> {
+            }), () -> pipeline.processing = true, () -> {
                 if (pipeline.workers.getQueue().size() < FLUSH_BATCH) {
                     pipeline.outbox.flush();
                 }

@@ -12,19 +12,27 @@ import java.util.Map;
  * Outbox Relay in its Liberty server. Drains: earlier drains' rows are deleted, the backlog is
  * committed into {@code outbox_event} (as the server's own append would write them, each
  * transaction with the {@code NOTIFY} the append sends), and the server's relay publishes them,
- * while the server's memory is watched. Steady: orders are created through the server's API, so
+ * while the server's memory is watched; held back by a {@link RelayHold} where the timing asks for it and
+ * the server's relay can be held (not in CDC mode, whose stream does not wait for the instance lock). Steady: orders are created through the server's API, so
  * each event is appended in the order's transaction and its commit wakes the relay, as in production.
  */
 final class OutboxRelayServer implements Contender, Steady.Capable {
 
     private final String name;
     private final String settings;
+    private final boolean holdable;
     private final ServerMemory memory = new ServerMemory();
     private final RelayPaths paths = new RelayPaths();
 
     OutboxRelayServer(String name, String settings) {
+        this(name, settings, true);
+    }
+
+    /** {@code holdable}: whether a {@link RelayHold} stops this server's publishing (false in CDC mode). */
+    OutboxRelayServer(String name, String settings, boolean holdable) {
         this.name = name;
         this.settings = settings;
+        this.holdable = holdable;
     }
 
     @Override
@@ -46,7 +54,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
     }
 
     @Override
-    public Backlog.Drained drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception {
         requireReady(env);
         String topic = env.freshTopic(name());
         // like every other contender's, the drain starts without earlier drains' rows: the cost of a
@@ -55,11 +63,21 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         env.vacuumAndAwaitNoAutovacuum("outbox_event");
         Map<String, Double> meters = RelayPaths.snapshot(env);
         Backlog.Drained drained;
-        try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n)) {
-            drained = Backlog.drainRows(env, n, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
+        Backlog.Timing used = holdable ? timing : Backlog.Timing.WHILE_WRITTEN;
+        try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n);
+             RelayHold hold = used == Backlog.Timing.AFTER_WRITTEN ? RelayHold.take(env) : null) {
+            drained = Backlog.drainRows(env, n, used, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
                     + " topic, payload, headers) SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
                     + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
-                    true, () -> Env.endOffsets(admin, topic) >= n);
+                    true, () -> {
+                        if (hold != null) {
+                            long early = Env.endOffsets(admin, topic);
+                            if (early > 0) {
+                                throw new IllegalStateException("the held relay published " + early + " records before its release");
+                            }
+                            hold.release();
+                        }
+                    }, () -> Env.endOffsets(admin, topic) >= n);
         }
         paths.noteDrain(env, n, drained.nanos(), meters);
         return drained;

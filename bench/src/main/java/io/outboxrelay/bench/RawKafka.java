@@ -20,7 +20,7 @@ final class RawKafka implements Contender, Steady.Capable {
     }
 
     @Override
-    public Backlog.Drained drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception {
         String topic = env.freshTopic(name());
         List<ProducerRecord<String, String>> records = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -34,7 +34,7 @@ final class RawKafka implements Contender, Steady.Capable {
             }
             long handedOver = System.nanoTime() - start; // its "commit": the last send() returned
             producer.flush(); // returns when every record is acknowledged
-            return new Backlog.Drained(System.nanoTime() - start, handedOver);
+            return new Backlog.Drained(System.nanoTime() - start, handedOver, Backlog.Timing.WHILE_WRITTEN);
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The poller the seeds describe, written as they describe it: every interval, select the top 100
  * PENDING rows by created_at; for each, {@code send(...).get()}, then update that row to SENT.
- * Drain: the poller runs while the backlog is committed.
+ * Drain: the poller runs while the backlog is committed, or, held back, starts with the clock.
  */
 final class SeedsPoller implements Contender, Steady.Capable {
 
@@ -35,17 +35,24 @@ final class SeedsPoller implements Contender, Steady.Capable {
     }
 
     @Override
-    public Backlog.Drained drain(Env env, int n) throws Exception {
+    public Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception {
         String topic = env.freshTopic(name());
         createTable(env);
-        try (Poller poller = new Poller(env, topic, n)) {
-            return Backlog.drainRows(env, n, "INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % "
-                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false, () -> {
-                        if (poller.drained.isCompletedExceptionally()) {
-                            poller.drained.get(); // throws why the poll failed
+        // held back: the poller is started when the clock starts
+        java.util.concurrent.atomic.AtomicReference<Poller> poller = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+            return Backlog.drainRows(env, n, timing, "INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % "
+                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false,
+                    () -> poller.set(new Poller(env, topic, n)), () -> {
+                        if (poller.get().drained.isCompletedExceptionally()) {
+                            poller.get().drained.get(); // throws why the poll failed
                         }
-                        return poller.drained.isDone();
+                        return poller.get().drained.isDone();
                     });
+        } finally {
+            if (poller.get() != null) {
+                poller.get().close();
+            }
         }
     }
 

@@ -57,16 +57,20 @@ final class Shape {
 
     /** A record of the harness's own producers: key, value and {@link #headers}. */
     static ProducerRecord<String, String> record(String topic, String key, String value) {
-        return new ProducerRecord<>(topic, null, key, value, headers(key));
+        return new ProducerRecord<>(topic, null, key, value, headers(key, UUID.randomUUID().toString()));
+    }
+
+    /** As {@link #record(String, String, String)}, with the event id its row holds. */
+    static ProducerRecord<String, String> record(String topic, String key, String value, String eventId) {
+        return new ProducerRecord<>(topic, null, key, value, headers(key, eventId));
     }
 
     /**
      * Outbox Relay's headers (CloudEvents binary mode plus {@code id}, {@code aggregate_type},
-     * {@code event_version}) for a record of aggregate {@code key}: a fresh event id, the bench's
+     * {@code event_version}) for a record of aggregate {@code key} and event {@code eventId}: the bench's
      * aggregate and event type, now. A new instance per record: the producer seals it when sending.
      */
-    static Headers headers(String key) {
-        String eventId = UUID.randomUUID().toString();
+    static Headers headers(String key, String eventId) {
         Headers headers = new RecordHeaders();
         add(headers, "ce_specversion", "1.0");
         add(headers, "ce_id", eventId);

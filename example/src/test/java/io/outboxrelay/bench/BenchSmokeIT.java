@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The benchmark's documented command, {@code bench/run smoke}, against the test stack and server:
- * it drains a small backlog through every contender and writes its report. The figures of such
+ * it drains a small backlog through every contender, each held back until its backlog is committed
+ * (the server's relay by its instance lock), and writes its report. The figures of such
  * a tiny run mean nothing and are not looked at; that the harness works is the point.
  */
 class BenchSmokeIT {
@@ -55,6 +56,9 @@ class BenchSmokeIT {
         CONTENDERS.forEach(name -> assertThat(json).contains("\"name\": \"" + name + "\"", "\"rows\": 200"));
         // and for each, when its writer's rows had committed: a drain that ends right after them kept up with its writer
         CONTENDERS.forEach(name -> assertThat(json).containsPattern("\"name\": \"" + name + "\"[^}]*\"committedSeconds\": \\[\\d+\\.\\d\\d"));
+        // every database contender was held back while its backlog was committed, the server's relay included
+        CONTENDERS.stream().filter(name -> !name.equals("raw-kafka")).forEach(name ->
+                assertThat(json).containsPattern("\"name\": \"" + name + "\"[^}]*\"timing\": \"after-written\""));
         assertThat(Files.readString(report.resolveSibling(report.getFileName().toString().replace(".json", ".svg"))))
                 .startsWith("<svg");
     }
