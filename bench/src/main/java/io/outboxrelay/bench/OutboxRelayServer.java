@@ -12,9 +12,10 @@ import java.util.Map;
  * Outbox Relay in its Liberty server. Drains: earlier drains' rows are deleted, the backlog is
  * committed into {@code outbox_event} (as the server's own append would write them, each
  * transaction with the {@code NOTIFY} the append sends), and the server's relay publishes them,
- * while the server's memory is watched; held back by a {@link RelayHold} where the timing asks for it and
- * the server's relay can be held (not in CDC mode, whose stream does not wait for the instance lock). Steady: orders are created through the server's API, so
- * each event is appended in the order's transaction and its commit wakes the relay, as in production.
+ * while the server's memory is watched; held back by a {@link RelayHold} where the timing asks for it
+ * and the server's relay can be held (not in CDC mode, whose stream does not wait for the instance lock).
+ * Steady: orders are created through the server's API, so each event is appended in the order's
+ * transaction and its commit wakes the relay, as in production.
  */
 final class OutboxRelayServer implements Contender, Steady.Capable {
 
