@@ -57,9 +57,9 @@ final class Backlog {
      * ({@code committedNanos}): with {@link Timing#WHILE_WRITTEN} from the first insert until the last commit (when
      * the two are close, the contender kept up with the writer and the drain measured how fast its rows could be
      * committed on the shared cores, not how fast it sends them), with {@link Timing#AFTER_WRITTEN} before the clock
-     * started.
+     * started. {@code cpu}: the machine's CPU per event over the timed span, by process (null without {@code /proc}).
      */
-    record Drained(long nanos, long committedNanos, Timing timing) {
+    record Drained(long nanos, long committedNanos, Timing timing, ProcessCpu.PerOrder cpu) {
     }
 
     /** What keeps a contender from publishing until the drain's clock starts (with {@link Timing#AFTER_WRITTEN}). */
@@ -86,7 +86,7 @@ final class Backlog {
         try (Connection connection = env.connect()) {
             connection.setAutoCommit(false);
             try (PreparedStatement rows = connection.prepareStatement(insert); Statement wake = connection.createStatement()) {
-                return drain(n, timing, (from, to) -> {
+                return drain(env, n, timing, (from, to) -> {
                     rows.setLong(1, from);
                     rows.setLong(2, to);
                     rows.executeUpdate();
@@ -103,19 +103,22 @@ final class Backlog {
      * Commits the chunks and releases {@code hold}, in the order and with the clock that {@code timing} says, and waits
      * until {@code arrived} holds. A failed commit fails the drain at once.
      */
-    static Drained drain(int n, Timing timing, Chunk chunk, Hold hold, Callable<Boolean> arrived) throws Exception {
+    static Drained drain(Env env, int n, Timing timing, Chunk chunk, Hold hold, Callable<Boolean> arrived) throws Exception {
         if (timing == Timing.AFTER_WRITTEN) {
             long writing = System.nanoTime();
             commitAll(n, chunk);
             long committed = System.nanoTime() - writing;
+            ProcessCpu.Sample before = cpuSample(env);
             long start = System.nanoTime();
             hold.release();
             Env.await(n + " records to arrive", PATIENCE, Duration.ofMillis(20), arrived);
-            return new Drained(System.nanoTime() - start, committed, timing);
+            long nanos = System.nanoTime() - start;
+            return new Drained(nanos, committed, timing, cpuPerEvent(env, before, n));
         }
         hold.release();
         ExecutorService committing = Executors.newSingleThreadExecutor();
         try {
+            ProcessCpu.Sample before = cpuSample(env);
             long start = System.nanoTime();
             Future<Long> committed = committing.submit(() -> {
                 commitAll(n, chunk);
@@ -128,11 +131,21 @@ final class Backlog {
                 return arrived.call();
             });
             long end = System.nanoTime();
-            return new Drained(end - start, committed.get(), timing);
+            return new Drained(end - start, committed.get(), timing, cpuPerEvent(env, before, n));
         } finally {
             committing.shutdownNow();
             committing.awaitTermination(1, TimeUnit.MINUTES);
         }
+    }
+
+    /** The processes' CPU at the start of a timed span; null where there is no {@code /proc} to read. */
+    static ProcessCpu.Sample cpuSample(Env env) {
+        return ProcessCpu.available() ? ProcessCpu.sample(env.serverPid()) : null;
+    }
+
+    /** The CPU each process spent per event since {@code before}; null where there is no {@code /proc}. */
+    static ProcessCpu.PerOrder cpuPerEvent(Env env, ProcessCpu.Sample before, int n) {
+        return before == null ? null : ProcessCpu.perOrder(before, ProcessCpu.sample(env.serverPid()), n);
     }
 
     private static void commitAll(int n, Chunk chunk) throws Exception {

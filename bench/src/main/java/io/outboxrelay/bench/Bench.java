@@ -249,7 +249,8 @@ public final class Bench {
                 relay.memory(), tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(),
                 startServer ? outOfMemory(log) : null, notMeasured);
         Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT), postgres,
-                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), drains.timings(), relay.memory().peakRssMiB() * 1024, extra);
+                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), drains.timings(), drains.cpu(),
+                relay.memory().peakRssMiB() * 1024, extra);
         Path out = Path.of(options.get("out", "results"));
         Files.createDirectories(out);
         String base = report.date() + "-" + report.machine().label() + "-" + report.mode();

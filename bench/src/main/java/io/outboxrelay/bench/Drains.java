@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The backlog drain figure: each round drains the same number of rows through every contender,
  * one at a time; the slow seeds' poller drains fewer, and so may gruelbox (full mode). Collects
- * events/s per contender and round, and the seconds its rows took to commit.
+ * events/s per contender and round, the seconds its rows took to commit, and where the machine's CPU went.
  */
 final class Drains {
 
@@ -20,6 +20,7 @@ final class Drains {
     private final Map<String, List<Double>> committedSeconds = new LinkedHashMap<>();
     private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
     private final Map<String, Backlog.Timing> timings = new LinkedHashMap<>();
+    private final Map<String, List<ProcessCpu.PerOrder>> cpu = new LinkedHashMap<>();
 
     private final Backlog.Timing timing;
 
@@ -43,6 +44,9 @@ final class Drains {
                 committedSeconds.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(drained.committedNanos() / 1e9);
                 rowsDrained.put(contender.name(), n);
                 timings.put(contender.name(), drained.timing());
+                if (drained.cpu() != null) {
+                    cpu.computeIfAbsent(contender.name(), name -> new ArrayList<>()).add(drained.cpu());
+                }
                 System.out.printf("round %d/%d  %-18s %,10.0f events/s  (%,.2f s; its rows committed in %,.2f s, %s)%n", round,
                         rounds, contender.name(), perSecond, drained.nanos() / 1e9, drained.committedNanos() / 1e9,
                         drained.timing() == Backlog.Timing.AFTER_WRITTEN ? "before the clock" : "from the first insert");
@@ -61,6 +65,11 @@ final class Drains {
 
     Map<String, Integer> rowsDrained() {
         return rowsDrained;
+    }
+
+    /** Per contender and round (where {@code /proc} could be read), the CPU each process spent per event. */
+    Map<String, List<ProcessCpu.PerOrder>> cpu() {
+        return cpu;
     }
 
     /** Per contender, how its drains were timed. */

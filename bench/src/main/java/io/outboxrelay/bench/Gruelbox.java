@@ -124,7 +124,7 @@ final class Gruelbox implements Contender, Steady.Capable {
         String topic = env.freshTopic(name());
         try (Pipeline pipeline = new Pipeline(env); Admin admin = env.admin()) {
             // held back: entries committed while processing is off are left to the flush, which starts with the clock
-            return Backlog.drain(n, timing, (from, to) -> pipeline.transactions.inTransaction(() -> {
+            return Backlog.drain(env, n, timing, (from, to) -> pipeline.transactions.inTransaction(() -> {
                 for (long i = from; i <= to; i++) {
                     pipeline.schedule(topic, i);
                 }

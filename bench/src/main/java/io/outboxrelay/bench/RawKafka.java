@@ -28,13 +28,15 @@ final class RawKafka implements Contender, Steady.Capable {
         }
         try (KafkaProducer<String, String> producer = env.producer()) {
             producer.partitionsFor(topic); // metadata first, as a running service would have it
+            ProcessCpu.Sample before = Backlog.cpuSample(env);
             long start = System.nanoTime();
             for (ProducerRecord<String, String> record : records) {
                 producer.send(record);
             }
             long handedOver = System.nanoTime() - start; // its "commit": the last send() returned
             producer.flush(); // returns when every record is acknowledged
-            return new Backlog.Drained(System.nanoTime() - start, handedOver, Backlog.Timing.WHILE_WRITTEN);
+            long nanos = System.nanoTime() - start;
+            return new Backlog.Drained(nanos, handedOver, Backlog.Timing.WHILE_WRITTEN, Backlog.cpuPerEvent(env, before, n));
         }
     }
 

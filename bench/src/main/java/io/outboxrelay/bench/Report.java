@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  */
 record Report(LocalDate date, Machine machine, String mode, PostgresSettings postgres, List<Contender> contenders,
               Map<String, List<Double>> eventsPerSecond, Map<String, List<Double>> committedSeconds,
-              Map<String, Integer> rowsDrained, Map<String, Backlog.Timing> timings, long relayMaxRssKiB,
-              Figures figures) {
+              Map<String, Integer> rowsDrained, Map<String, Backlog.Timing> timings,
+              Map<String, List<ProcessCpu.PerOrder>> drainCpu, long relayMaxRssKiB, Figures figures) {
 
     /** How the drains were timed, each timing with the contenders it applied to where they differ. */
     String timed() {
@@ -72,7 +72,8 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                     .collect(Collectors.joining(", ")) + "], \"committedSeconds\": ["
                     + committedSeconds.getOrDefault(contender.name(), List.of()).stream()
                     .map(v -> String.format(Locale.ROOT, "%.2f", v)).collect(Collectors.joining(", ")) + "], \"median\": "
-                    + String.format(Locale.ROOT, "%.0f", medianOf(contender.name())) + pathsJson(contender) + "}");
+                    + String.format(Locale.ROOT, "%.0f", medianOf(contender.name())) + cpuJson(contender) + pathsJson(contender)
+                    + "}");
         }
         json.append(String.join(",\n", entries)).append("\n  ]\n}\n");
         return json.toString();
@@ -114,10 +115,61 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                 + " its rows could be committed on the shared cores, its own work included.\n\n")
                 .append(postgres.markdown()).append(".\n");
         table.append(Goals.markdown(Goals.of(this)));
+        table.append(cpuMarkdown());
         table.append(pathsMarkdown());
         table.append("\n### Fairness\n\n");
         fairness().forEach(line -> table.append("- ").append(line).append("\n"));
         return table.append(figures.markdown(rowsDrained.getOrDefault("outbox-relay", 0))).toString();
+    }
+
+    /** Per round, the CPU microseconds each process spent per event drained (see {@link Backlog.Drained}). */
+    private String cpuJson(Contender contender) {
+        List<ProcessCpu.PerOrder> rounds = drainCpu.getOrDefault(contender.name(), List.of());
+        if (rounds.isEmpty()) {
+            return "";
+        }
+        return ", \"cpuMicrosPerEvent\": [" + rounds.stream().map(round -> {
+            Map<ProcessCpu.Role, Double> millis = round.millis();
+            return String.format(Locale.ROOT, "{\"server\": %.1f, \"postgresql\": %.1f, \"kafka\": %.1f, \"harness\": %.1f,"
+                            + " \"other\": %.1f, \"machine\": %.1f}", 1000 * millis.get(ProcessCpu.Role.SERVER),
+                    1000 * millis.get(ProcessCpu.Role.POSTGRESQL), 1000 * millis.get(ProcessCpu.Role.KAFKA),
+                    1000 * millis.get(ProcessCpu.Role.HARNESS), 1000 * millis.get(ProcessCpu.Role.OTHER),
+                    1000 * round.machineMillis());
+        }).collect(Collectors.joining(", ")) + "]";
+    }
+
+    /**
+     * Where the machine's CPU went while each contender drained: per event, by process, averaged over its rounds, and
+     * how busy that kept the machine's cores at the contender's median rate.
+     */
+    private String cpuMarkdown() {
+        StringBuilder md = new StringBuilder();
+        for (Contender contender : contenders) {
+            List<ProcessCpu.PerOrder> rounds = drainCpu.getOrDefault(contender.name(), List.of());
+            if (rounds.isEmpty()) {
+                continue;
+            }
+            double[] micros = new double[ProcessCpu.Role.values().length + 1];
+            for (ProcessCpu.PerOrder round : rounds) {
+                for (ProcessCpu.Role role : ProcessCpu.Role.values()) {
+                    micros[role.ordinal()] += 1000 * round.millis().get(role) / rounds.size();
+                }
+                micros[micros.length - 1] += 1000 * round.machineMillis() / rounds.size();
+            }
+            double machine = micros[micros.length - 1];
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% |%n", contender.name(),
+                    micros[ProcessCpu.Role.SERVER.ordinal()], micros[ProcessCpu.Role.POSTGRESQL.ordinal()],
+                    micros[ProcessCpu.Role.KAFKA.ordinal()], micros[ProcessCpu.Role.HARNESS.ordinal()],
+                    micros[ProcessCpu.Role.OTHER.ordinal()], machine,
+                    100 * machine * medianOf(contender.name()) / 1e6 / machine().cores()));
+        }
+        return md.isEmpty() ? "" : "\n### Where the CPU went while draining\n\nCPU microseconds per event over each drain's"
+                + " timed span, from /proc, by process (each process's own time and its reaped children's), averaged over the"
+                + " rounds; machine: all non-idle time; busy: machine time per event × the median events/s ÷ the cores."
+                + " Debezium, gruelbox, the seeds' poller and raw-kafka run in the harness; Outbox Relay's relay runs in the"
+                + " server (the harness only watches the topic's end offsets).\n\n"
+                + "| contender | server | PostgreSQL | Kafka | harness | other | machine | busy |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|\n" + md;
     }
 
     /** For Outbox Relay's contenders: how the relay found each drain's events (see {@link RelayPaths}). */
