@@ -21,4 +21,14 @@ class TableStatisticsTest {
         assertThat(TableStatistics.isStale(150_000, 100_000)).as("grown by half: the plan still holds").isFalse();
         assertThat(TableStatistics.isStale(50, 200_000)).as("a shrinking queue is left alone").isFalse();
     }
+
+    @Test
+    void theQueueIsVacuumedOnceTwentyThousandRowsDiedWhileABacklogStillWaits() {
+        assertThat(TableStatistics.needsVacuum(500_000, 20_000)).as("a drain under way").isTrue();
+        assertThat(TableStatistics.needsVacuum(500_000, 19_999)).as("too few dead rows to pay for a vacuum").isFalse();
+        assertThat(TableStatistics.needsVacuum(19_999, 80_000))
+                .as("a queue about to empty is left to autovacuum: vacuumed empty, the planner would believe it stays so")
+                .isFalse();
+        assertThat(TableStatistics.needsVacuum(0, 0)).isFalse();
+    }
 }

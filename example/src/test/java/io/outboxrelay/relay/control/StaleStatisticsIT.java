@@ -1,17 +1,13 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.relay.control.Outcomes.Retry;
 import io.outboxrelay.relay.control.Outcomes.Sent;
 import io.outboxrelay.relay.control.RelayStore.Failure;
-import io.outboxrelay.schema.boundary.SchemaMigration;
 import io.outboxrelay.support.Database;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,7 +17,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,17 +41,14 @@ class StaleStatisticsIT {
     private static final int READS_PER_EVENT = 8;
     private static final String OWNER = "stale-statistics-it";
 
-    private final String schema = "stale_stats_it_" + UUID.randomUUID().toString().replace("-", "");
+    private String schema;
     private Connection connection;
     private RelayStore store;
     private List<Long> leased;
 
     @BeforeEach
     void backlogBehindStatisticsOfAnEmptyOutbox() throws SQLException {
-        SchemaMigration.flyway(getClass().getClassLoader())
-                .dataSource(Database.URL, Database.USER, Database.PASSWORD)
-                .schemas(schema).createSchemas(true)
-                .load().migrate();
+        schema = OwnSchema.migrated("stale_stats_it_");
         connection = Database.connect();
         try (Statement sql = connection.createStatement()) {
             sql.execute("SET search_path TO " + schema);
@@ -83,8 +75,8 @@ class StaleStatisticsIT {
             connection.rollback();
             connection.close();
         }
-        try (Connection ddl = Database.connect(); Statement drop = ddl.createStatement()) {
-            drop.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        if (schema != null) {
+            OwnSchema.drop(schema);
         }
     }
 
@@ -173,30 +165,6 @@ class StaleStatisticsIT {
         try (Statement query = connection.createStatement(); ResultSet row = query.executeQuery(sql)) {
             row.next();
             return row.getLong(1);
-        }
-    }
-
-    /** Hands the store the test's connection, and keeps it open when the store is done with it. */
-    private static final class OneConnection extends OutboxDataSources {
-
-        private final DataSource dataSource;
-
-        OneConnection(Connection connection) {
-            Connection kept = (Connection) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {Connection.class}, (proxy, method, arguments) ->
-                            method.getName().equals("close") ? null : method.invoke(connection, arguments));
-            dataSource = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
-                        if (method.getName().equals("getConnection")) {
-                            return kept;
-                        }
-                        throw new UnsupportedOperationException(method.getName());
-                    });
-        }
-
-        @Override
-        public DataSource nonTransactional() {
-            return dataSource;
         }
     }
 }

@@ -1,0 +1,109 @@
+package io.outboxrelay.relay.control;
+
+import io.outboxrelay.support.Database;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The relay's statistics task vacuums the queue while a backlog drains, so that its claims stop stepping over the
+ * index entries of the events already published, and leaves a queue about to empty to autovacuum. The task runs
+ * here against a queue of its own schema, on the real PostgreSQL: a queue's rows die as the relay's outcomes delete
+ * them, here as the events' rows are deleted (the queue's trigger deletes theirs), and no relay claims from it.
+ */
+class QueueVacuumIT {
+
+    private String schema;
+    private Connection connection;
+    private TableStatistics statistics;
+
+    @BeforeEach
+    void queueOfItsOwn() throws SQLException {
+        schema = OwnSchema.migrated("queue_vacuum_it_");
+        connection = Database.connect();
+        try (Statement sql = connection.createStatement()) {
+            sql.execute("SET search_path TO " + schema);
+            // autovacuum stays out of it: it would take the dead rows away before the task looks
+            sql.execute("ALTER TABLE outbox_unsent SET (autovacuum_enabled = false)");
+        }
+        statistics = new TableStatistics();
+        statistics.dataSources = new OneConnection(connection);
+    }
+
+    @AfterEach
+    void dropSchema() throws SQLException {
+        if (connection != null) {
+            connection.close();
+        }
+        if (schema != null) {
+            OwnSchema.drop(schema);
+        }
+    }
+
+    @Test
+    void aDrainingBacklogsPublishedRowsAreVacuumedAway() throws SQLException {
+        append(45_000);
+        leave(22_000);
+
+        Awaitility.await("the statistics task vacuumed the queue").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    statistics.refreshIfStale();
+                    return count("SELECT vacuum_count FROM pg_stat_user_tables WHERE relid = 'outbox_unsent'::regclass") > 0;
+                });
+
+        assertThat(count("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = 'outbox_unsent'::regclass"))
+                .as("dead queue rows left").isZero();
+        assertThat(count("SELECT count(*) FROM outbox_unsent")).as("the backlog still queued").isEqualTo(23_000);
+    }
+
+    @Test
+    void aQueueAboutToEmptyIsLeftToAutovacuum() throws SQLException {
+        append(25_000);
+        leave(24_000);
+        Awaitility.await("the deletes counted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> count("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relid = 'outbox_unsent'::regclass")
+                        >= 24_000);
+
+        statistics.refreshIfStale();
+
+        assertThat(count("SELECT vacuum_count FROM pg_stat_user_tables WHERE relid = 'outbox_unsent'::regclass"))
+                .as("vacuumed by the relay").isZero();
+        assertThat(count("SELECT count(*) FROM outbox_unsent")).isEqualTo(1_000);
+    }
+
+    /** Appends {@code events} events of 500 aggregates, as the application's append writes them. */
+    private void append(int events) throws SQLException {
+        try (Statement sql = connection.createStatement()) {
+            sql.executeUpdate("INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload)"
+                    + " SELECT gen_random_uuid(), 'order', 'order-' || (g % 500), 'OrderPlaced', 'orders', '{}'"
+                    + " FROM generate_series(1, " + events + ") g");
+        }
+    }
+
+    /**
+     * The oldest {@code events} leave the queue, as published events do, and this session's counts reach
+     * PostgreSQL's statistics at its next statement instead of within its idle flush's 10 s.
+     */
+    private void leave(int events) throws SQLException {
+        try (Statement sql = connection.createStatement()) {
+            sql.executeUpdate("DELETE FROM outbox_event WHERE id IN (SELECT id FROM outbox_event ORDER BY id LIMIT " + events + ")");
+            sql.execute("SELECT pg_stat_force_next_flush()");
+        }
+    }
+
+    private long count(String sql) throws SQLException {
+        try (Statement query = connection.createStatement(); ResultSet row = query.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+}
