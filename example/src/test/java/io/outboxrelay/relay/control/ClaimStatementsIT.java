@@ -64,6 +64,50 @@ class ClaimStatementsIT {
     }
 
     @Test
+    void anOrderedClaimHoldsAnAggregateBackBehindAnEarlierEventItCannotTakeNow() throws SQLException {
+        for (boolean blockOnDead : List.of(false, true)) {
+            try (Connection connection = Database.connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    String inFlight = "claim-" + UUID.randomUUID();
+                    long leased = insert(connection, inFlight);
+                    assertThat(claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000)).as("a relay leases it")
+                            .contains(leased);
+                    long behindLeased = insert(connection, inFlight);
+                    String retrying = "claim-" + UUID.randomUUID();
+                    long backingOff = insert(connection, retrying);
+                    long behindBackoff = insert(connection, retrying);
+                    String deadLettered = "claim-" + UUID.randomUUID();
+                    long dead = insert(connection, deadLettered);
+                    long behindDead = insert(connection, deadLettered);
+                    try (PreparedStatement later = connection.prepareStatement(
+                            "UPDATE outbox_event SET next_attempt_at = now() + interval '1 hour' WHERE id = ?");
+                         PreparedStatement letter = connection.prepareStatement(
+                                 "UPDATE outbox_event SET status = 'DLT' WHERE id = ?")) {
+                        later.setLong(1, backingOff);
+                        later.executeUpdate();
+                        letter.setLong(1, dead);
+                        letter.executeUpdate();
+                    }
+                    long free = insert(connection, "claim-" + UUID.randomUUID());
+
+                    List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000);
+
+                    assertThat(claimed).as("blockOnDead=" + blockOnDead + ": behind an event in flight, or in backoff")
+                            .contains(free).doesNotContain(behindLeased, behindBackoff, backingOff);
+                    if (blockOnDead) {
+                        assertThat(claimed).as("behind a dead letter").doesNotContain(behindDead);
+                    } else {
+                        assertThat(claimed).as("a dead letter holds nothing back by default").contains(behindDead);
+                    }
+                } finally {
+                    connection.rollback();
+                }
+            }
+        }
+    }
+
+    @Test
     void inCdcModeAClaimLeavesEventsToTheChangeStreamForTheHandover() throws SQLException {
         for (Ordering ordering : Ordering.values()) {
             try (Connection connection = Database.connect()) {
