@@ -165,7 +165,8 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
         }
         return md.isEmpty() ? "" : "\n### Where the CPU went while draining\n\nCPU microseconds per event over each drain's"
                 + " timed span, from /proc, by process (each process's own time and its reaped children's), averaged over the"
-                + " rounds; machine: all non-idle time; busy: machine time per event × the median events/s ÷ the cores."
+                + " rounds; machine: all non-idle time; busy: machine time per event × the median events/s ÷ the cores. A"
+                + " drain timed from the first insert counts its rows' inserts too (the harness's writer, PostgreSQL)."
                 + " Debezium, gruelbox, the seeds' poller and raw-kafka run in the harness; Outbox Relay's relay runs in the"
                 + " server (the harness only watches the topic's end offsets).\n\n"
                 + "| contender | server | PostgreSQL | Kafka | harness | other | machine | busy |\n"

@@ -33,9 +33,9 @@ import java.util.logging.Logger;
  * The same look vacuums the queue once 20,000 of its rows died since the last vacuum (published events leave it) while
  * a backlog of as many still waits.
  * The claim reads the queue's waiting events in id order from its lowest id, so it steps over the index entries of
- * every event published since the last vacuum, as does each candidate's probe for an earlier event of its aggregate:
- * claiming 1,000,000 events 500 at a time on one connection, a claim took 11.8 ms of the database's time on average,
- * 7.5 ms with a vacuum every 20,000 events (some 75 ms each, 3.7 s for the fifty). In the benchmark's drain the
+ * every event published since the last vacuum: claiming 1,000,000 events 500 at a time on one connection (with the
+ * claim of the time, which also probed each candidate's aggregate), a claim took 11.8 ms of the database's time on
+ * average, 7.5 ms with a vacuum every 20,000 events (some 75 ms each, 3.7 s for the fifty). In the benchmark's drain the
  * relay's claims went from 14.2 to 11.2 ms in its second round, 28,388 to 34,003 events/s.
  * Autovacuum visits a database at most once a minute ({@code autovacuum_naptime}), whatever the table's thresholds.
  * {@code SKIP_LOCKED}: when autovacuum is at it already, this look leaves it be.
@@ -123,8 +123,9 @@ public class TableStatistics {
 
     /**
      * Whether to vacuum the queue: 20,000 of its rows died since the last vacuum while as many still wait (a backlog
-     * drains). A queue about to empty is left to autovacuum: a vacuum that finds it empty tells the planner so, the one
-     * belief the claim's plans still mind (see {@link RelayStore}), and its few claims step over few entries anyway.
+     * drains). A queue about to empty is left to autovacuum: a vacuum that finds it empty tells the planner so until the
+     * next analysis, a belief that made plans go wrong before (see {@link RelayStore}), and its few claims step over
+     * few entries anyway.
      */
     static boolean needsVacuum(long live, long dead) {
         return dead >= VACUUM_AFTER_DEAD && live >= VACUUM_AFTER_DEAD;
