@@ -47,6 +47,8 @@ public class EventPublisher {
     RelaySettings settings;
 
     private Producer<String, byte[]> producer;
+    /** Whether {@link #complete} flushes: unless a {@code linger.ms} is configured (set with the producer). */
+    private volatile boolean flushEachBatch;
     private Duration landingBound;
     /** Topics as their last check found them: usable ones are checked first in a batch, failed ones last. */
     private final Set<String> usableTopics = ConcurrentHashMap.newKeySet();
@@ -105,9 +107,16 @@ public class EventPublisher {
         return new Sending(records, isolated, window, unusableTopics, pending);
     }
 
-    /** Waits for what {@link #send} handed over, then sends the isolated records; every row gets a result. */
+    /**
+     * Waits for what {@link #send} handed over, then sends the isolated records; every row gets a result. The
+     * waiting begins with a flush: what still lingers in the producer goes now, in as few requests as it fits;
+     * unless {@code outbox.relay.producer.linger.ms} is configured, in which case records linger as it says.
+     */
     public Map<Long, PublishResult> complete(Sending sending) throws InterruptedException {
         Producer<String, byte[]> producer = producer();
+        if (!sending.pending().isEmpty() && flushEachBatch) {
+            flush(producer);
+        }
         Map<Long, PublishResult> results = await(sending.pending());
         PublishResult timedOut = null;
         for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : sending.records().entrySet()) {
@@ -184,6 +193,24 @@ public class EventPublisher {
         return result;
     }
 
+    /**
+     * Sends every record the producer holds and waits until each is answered or failed for good, which
+     * {@code delivery.timeout.ms} bounds (below the send timeout). A flush that fails otherwise (the producer closed
+     * as the server stops) leaves the outcome to the acknowledgements.
+     */
+    private static void flush(Producer<String, byte[]> producer) throws InterruptedException {
+        try {
+            producer.flush();
+        } catch (org.apache.kafka.common.errors.InterruptException interrupted) {
+            Thread.interrupted(); // Kafka set the flag again; an InterruptedException carries it instead
+            InterruptedException carried = new InterruptedException("interrupted while sending a batch");
+            carried.initCause(interrupted);
+            throw carried;
+        } catch (RuntimeException closed) {
+            // the acknowledgements below tell each record's outcome
+        }
+    }
+
     private Map<Long, PublishResult> await(Map<Long, CompletableFuture<PublishResult>> pending) throws InterruptedException {
         CompletableFuture<Void> all = CompletableFuture.allOf(pending.values().toArray(CompletableFuture[]::new));
         try {
@@ -217,9 +244,12 @@ public class EventPublisher {
 
     private Map<String, Object> producerProperties() {
         Map<String, Object> defaults = new HashMap<>();
-        // no lingering: a round hands its whole batch over at once, and what accumulates while a request is in
-        // flight is batched anyway; 5 ms of linger cost every round 5 ms and the steady latency's median ~10 ms
-        defaults.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        // a round's records linger until it waits for them (complete() flushes), so a batch of 500 goes in one or
+        // two requests, not dozens: without lingering, each of the producer's five requests in flight carried what
+        // had accumulated meanwhile, and both the broker and the producer paid per request (a producer alone,
+        // 2026-12-05: 77-107 records per request, broker 5-13 us and producer 14-16 us of CPU per event; with the
+        // flush 345-366, 2 us and 9-10 us). 5 ms bounds a record's wait should a batch be waited for late.
+        defaults.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         defaults.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         defaults.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         defaults.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
@@ -231,6 +261,7 @@ public class EventPublisher {
 
     private synchronized Producer<String, byte[]> producer() {
         if (producer == null) {
+            flushEachBatch = !settings.producerOverrides().containsKey(ProducerConfig.LINGER_MS_CONFIG);
             producer = new KafkaProducer<>(producerProperties(), new StringSerializer(), new ByteArraySerializer());
         }
         return producer;
