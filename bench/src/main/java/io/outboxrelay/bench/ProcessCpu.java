@@ -65,10 +65,7 @@ final class ProcessCpu {
                 long pid = Long.parseLong(entry.getFileName().toString());
                 try {
                     String stat = Files.readString(entry.resolve("stat"));
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    // after the command's name: state is field 3, utime 14, stime 15, cutime 16, cstime 17
-                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
-                            + Long.parseLong(fields[14]);
+                    long ticks = ticks(stat, true);
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     processes.put(pid, new Ticks(role(pid, name, entry, self, serverPid), ticks));
                 } catch (IOException | RuntimeException gone) {
@@ -118,6 +115,17 @@ final class ProcessCpu {
             return Role.KAFKA;
         }
         return Role.OTHER;
+    }
+
+    /**
+     * A process's CPU time in ticks from its {@code /proc/<pid>/stat} line: user and system time, with
+     * {@code reapedChildren} also its reaped children's.
+     */
+    static long ticks(String stat, boolean reapedChildren) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // after the command's name: state is field 3, utime 14, stime 15, cutime 16, cstime 17
+        long own = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return reapedChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
     }
 
     /** All CPUs' time that was not idle or waiting for I/O, in ticks. */

@@ -124,8 +124,6 @@ final class ProducerShape {
 
     /** A process's user and system time in ticks (10 ms each). */
     private static long ticks(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        return ProcessCpu.ticks(Files.readString(Path.of("/proc/" + pid + "/stat")), false);
     }
 }
