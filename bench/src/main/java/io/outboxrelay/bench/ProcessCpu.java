@@ -47,7 +47,7 @@ final class ProcessCpu {
     }
 
     /** Linux reports process times in USER_HZ ticks, 100 a second on every common build. */
-    private static final double MILLIS_PER_TICK = 10;
+    static final double MILLIS_PER_TICK = 10;
 
     private ProcessCpu() {
     }

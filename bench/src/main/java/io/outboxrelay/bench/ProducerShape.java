@@ -101,7 +101,8 @@ final class ProducerShape {
                     System.out.printf(Locale.ROOT, "%-18s %,8.0f records/s  producer %.1f us/record  broker %.1f us/record"
                                     + "  records/request %.0f%n", shape, records / seconds,
                             (processCpuNanos() - cpuBefore) / 1e3 / records,
-                            (ticks(brokerPid) - brokerBefore) * 10_000.0 / records, recordsPerRequest(producer));
+                            (ticks(brokerPid) - brokerBefore) * ProcessCpu.MILLIS_PER_TICK * 1_000 / records,
+                            recordsPerRequest(producer));
                 }
             }
         } finally {
@@ -122,7 +123,7 @@ final class ProducerShape {
                 .getProcessCpuTime();
     }
 
-    /** A process's user and system time in ticks (10 ms each). */
+    /** A process's user and system time in ticks ({@link ProcessCpu#MILLIS_PER_TICK} each). */
     private static long ticks(long pid) throws Exception {
         return ProcessCpu.ticks(Files.readString(Path.of("/proc/" + pid + "/stat")), false);
     }
