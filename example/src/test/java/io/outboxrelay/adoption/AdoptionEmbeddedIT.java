@@ -76,7 +76,7 @@ class AdoptionEmbeddedIT {
 
         Awaitility.await("the ledger books the payment").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId) == 1);
-        assertThat(server.count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'SENT'", eventId))
+        assertThat(server.count("SELECT count(*) FROM outbox_event_state WHERE event_id = ?::uuid AND status = 'SENT'", eventId))
                 .isEqualTo(1);
 
         Map<String, String> headers = new java.util.LinkedHashMap<>();

@@ -306,7 +306,7 @@ final class AdoptionServer implements AutoCloseable {
     /** The status of an event in the server's own database; null when it has no such event. */
     String status(UUID eventId) throws SQLException {
         try (Connection connection = DriverManager.getConnection(databaseUrl(), "outbox", "outbox");
-             PreparedStatement query = connection.prepareStatement("SELECT status FROM outbox_event WHERE event_id = ?")) {
+             PreparedStatement query = connection.prepareStatement("SELECT status FROM outbox_event_state WHERE event_id = ?")) {
             query.setObject(1, eventId);
             try (ResultSet row = query.executeQuery()) {
                 return row.next() ? row.getString(1) : null;

@@ -76,7 +76,7 @@ class AdoptionStandaloneIT {
         String eventId = Json.createReader(new StringReader(paid.body())).readObject().getString("eventId");
 
         Awaitility.await("the relay server publishes the payment's event").atMost(PATIENCE).pollInterval(Duration.ofMillis(50))
-                .until(() -> applications.count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'SENT'",
+                .until(() -> applications.count("SELECT count(*) FROM outbox_event_state WHERE event_id = ?::uuid AND status = 'SENT'",
                         eventId) == 1);
         Duration published = Duration.between(committed, Instant.now());
         assertThat(Kafka.consumeUntil(TOPIC, "the payment's event",

@@ -82,7 +82,7 @@ class CdcModeIT {
 
         Awaitility.await("the row says where the record landed").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid AND status = 'SENT'"
+                .until(() -> server.count("SELECT count(*) FROM outbox_event_state WHERE event_id = ?::uuid AND status = 'SENT'"
                         + " AND kafka_partition = ? AND kafka_offset = ?", eventId, record.partition(), record.offset()) == 1);
         Awaitility.await("the ledger books the payment").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                 .until(() -> server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId) == 1);
@@ -162,7 +162,7 @@ class CdcModeIT {
 
         ConsumerRecord<String, String> record = PaymentRecords.recordOf(MENDED, letter.toString());
         Awaitility.await("SENT where it landed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ? AND status = 'SENT'"
+                .until(() -> server.count("SELECT count(*) FROM outbox_event_state WHERE event_id = ? AND status = 'SENT'"
                         + " AND kafka_offset = ? AND replay_count = 1", letter, record.offset()) == 1);
     }
 

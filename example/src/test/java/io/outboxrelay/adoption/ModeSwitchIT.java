@@ -68,7 +68,7 @@ class ModeSwitchIT {
         for (UUID event : events) {
             assertThat(published.get(event.toString())).as("published once: " + event).isEqualTo(1L);
         }
-        assertThat(server.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status = 'SENT'"
+        assertThat(server.count("SELECT count(*) FROM outbox_event_state WHERE topic = ? AND status = 'SENT'"
                 + " AND kafka_partition IS NOT NULL AND kafka_offset IS NOT NULL", TOPIC)).isEqualTo(events.size());
     }
 
@@ -98,7 +98,7 @@ class ModeSwitchIT {
 
     private static void awaitSent(List<UUID> events) {
         Awaitility.await("every event so far SENT").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                .until(() -> server.count("SELECT count(*) FROM outbox_event WHERE event_id = ANY (?::uuid[]) AND status = 'SENT'",
+                .until(() -> server.count("SELECT count(*) FROM outbox_event_state WHERE event_id = ANY (?::uuid[]) AND status = 'SENT'",
                         (Object) events.stream().map(UUID::toString).toArray(String[]::new)) == events.size());
     }
 }

@@ -52,15 +52,15 @@ class SameInstanceIdIT {
                         .pollInterval(Duration.ofMillis(250))
                         .until(() -> Files.readString(second.messagesLog()).contains(
                                 "Another live relay holds the instance id " + INSTANCE_ID));
-                assertThat(second.count("SELECT count(*) FROM outbox_event WHERE id = ? AND status = 'PENDING'"
-                        + " AND attempts = 0 AND NOT EXISTS (SELECT 1 FROM outbox_unsent u WHERE u.id = outbox_event.id AND u.lease_owner IS NOT NULL)",
+                assertThat(second.count("SELECT count(*) FROM outbox_event_state WHERE id = ? AND status = 'PENDING'"
+                        + " AND attempts = 0 AND NOT EXISTS (SELECT 1 FROM outbox_unsent u WHERE u.id = outbox_event_state.id AND u.lease_owner IS NOT NULL)",
                         id)).as("it has not touched the event").isEqualTo(1);
 
                 firstRelay.close(); // the first relay goes: its session, and the lock with it
 
                 Awaitility.await("the second relay to publish once the first has gone").atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(250))
-                        .until(() -> second.count("SELECT count(*) FROM outbox_event WHERE id = ? AND status = 'SENT'", id) == 1);
+                        .until(() -> second.count("SELECT count(*) FROM outbox_event_state WHERE id = ? AND status = 'SENT'", id) == 1);
                 assertThat(eventIds(Kafka.readAll(topic))).hasSize(1);
                 assertThat(Files.readString(second.messagesLog())).contains("now holds the instance id " + INSTANCE_ID);
             }

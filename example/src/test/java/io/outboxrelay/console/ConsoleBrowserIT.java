@@ -126,7 +126,7 @@ class ConsoleBrowserIT {
                 SELECT 'notifications', e.event_id, e.event_type, e.topic, e.kafka_partition, e.kafka_offset + 1000000,
                        e.aggregate_id, e.payload::text, jsonb_build_object('ce_id', e.event_id::text, 'ce_type', e.event_type),
                        'order.events.notifications.DLT', ?, 'connection refused', 5, now(), now(), 'DEAD_LETTERED'
-                  FROM outbox_event e WHERE e.event_id = ?""", errorClass, eventId);
+                  FROM outbox_event_state e WHERE e.event_id = ?""", errorClass, eventId);
 
         browser.open("/outbox/console/event.xhtml?id=" + eventId);
         signIn("operator", Api.OPERATOR_PASSWORD);

@@ -219,7 +219,7 @@ class EventsApiIT {
         Answer replayed = Api.post("/outbox/api/events/replay", filter + "}", Api.OPERATOR);
         assertThat(replayed.json().getInt("matched")).isEqualTo(3);
         assertThat(replayed.json().getInt("replayed")).isEqualTo(3);
-        assertThat(Database.rows("SELECT status FROM outbox_event WHERE event_id = ?", failedLater).get(0).get("status"))
+        assertThat(Database.rows("SELECT status FROM outbox_event_state WHERE event_id = ?", failedLater).get(0).get("status"))
                 .as("failed after the cutoff: left alone").isEqualTo("DEAD");
 
         List<JsonObject> entries = Api.get("/outbox/api/audit?size=20", Api.VIEWER).jsonArray().getValuesAs(JsonObject.class);
@@ -254,7 +254,7 @@ class EventsApiIT {
         }
         UUID dlt = deadLetter("Parcel", "p-" + UUID.randomUUID(), "DLT", "t");
         assertProblem(Api.send(post("/outbox/api/events/" + dlt + "/replay"), Api.VIEWER), 403);
-        assertThat(Database.rows("SELECT status FROM outbox_event WHERE event_id = ?", dlt).get(0).get("status"))
+        assertThat(Database.rows("SELECT status FROM outbox_event_state WHERE event_id = ?", dlt).get(0).get("status"))
                 .isEqualTo("DLT");
     }
 

@@ -75,7 +75,7 @@ class AccessIT {
                         .header("Cookie", session), Map.of());
 
         assertThat(forged.status()).as(forged.body()).isLessThan(500);
-        assertThat(Database.rows("SELECT status, replay_count FROM outbox_event WHERE event_id = ?", eventId).get(0))
+        assertThat(Database.rows("SELECT status, replay_count FROM outbox_event_state WHERE event_id = ?", eventId).get(0))
                 .containsEntry("status", "DLT").containsEntry("replay_count", 0);
         assertThat(Database.count("SELECT count(*) FROM replay_audit WHERE event_id = ?", eventId)).isZero();
     }
@@ -110,7 +110,7 @@ class AccessIT {
             assertThat(answer.header("Content-Type")).as(what).startsWith("application/problem+json");
             assertCalm(answer, what);
         }
-        assertThat(Database.rows("SELECT status, replay_count FROM outbox_event WHERE event_id = ?", eventId).get(0))
+        assertThat(Database.rows("SELECT status, replay_count FROM outbox_event_state WHERE event_id = ?", eventId).get(0))
                 .containsEntry("status", "DLT").containsEntry("replay_count", 0);
         assertThat(Database.count("SELECT count(*) FROM replay_audit WHERE event_id = ? OR filter->>'aggregateType' = 'CrossSite'",
                 eventId)).isZero();

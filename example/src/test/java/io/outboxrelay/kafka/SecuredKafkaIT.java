@@ -70,7 +70,7 @@ class SecuredKafkaIT {
         String orderId = created.json().getString("orderId");
 
         Awaitility.await("the order's event published by the relay").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
-                .until(() -> Database.count("SELECT count(*) FROM outbox_event WHERE aggregate_id = ? AND status = 'SENT'", orderId) == 1);
+                .until(() -> Database.count("SELECT count(*) FROM outbox_event_state WHERE aggregate_id = ? AND status = 'SENT'", orderId) == 1);
         Awaitility.await("the inventory consumer to reserve the stock").atMost(DEADLINE).pollInterval(Duration.ofMillis(200))
                 .until(() -> Database.count("SELECT count(*) FROM inventory_stock WHERE sku = ? AND reserved = 3", sku) == 1);
 

@@ -41,16 +41,16 @@ class RetentionIT {
         Awaitility.await("the old published rows, dedup-log rows and replayed consumer dead letters to be deleted")
                 .atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(250))
-                .until(() -> Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status = 'SENT'"
+                .until(() -> Database.count("SELECT count(*) FROM outbox_event_state WHERE topic = ? AND status = 'SENT'"
                         + " AND published_at < now() - interval '7 days'", topic) == 0
                         && Database.count("SELECT count(*) FROM consumed_event WHERE consumer_group = ?"
                         + " AND consumed_at < now() - interval '30 days'", group) == 0
                         && Database.count("SELECT count(*) FROM consumer_dead_letter WHERE consumer_group = ?"
                         + " AND status = 'REPLAYED' AND updated_at < now() - interval '30 days'", group) == 0);
 
-        assertThat(Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status = 'SENT'", topic))
+        assertThat(Database.count("SELECT count(*) FROM outbox_event_state WHERE topic = ? AND status = 'SENT'", topic))
                 .as("published 6 days ago: kept").isEqualTo(2);
-        assertThat(Database.count("SELECT count(*) FROM outbox_event WHERE topic = ? AND status IN ('DLT', 'DEAD')", topic))
+        assertThat(Database.count("SELECT count(*) FROM outbox_event_state WHERE topic = ? AND status IN ('DLT', 'DEAD')", topic))
                 .as("dead letters are never deleted by default").isEqualTo(2);
         assertThat(Database.count("SELECT count(*) FROM consumed_event WHERE consumer_group = ?", group))
                 .as("consumed 29 days ago: kept").isEqualTo(1);

@@ -93,6 +93,50 @@ class SchemaUpgradeIT {
         }
     }
 
+    @Test
+    void eventsPublishedBeforeTheUpgradeStaySentAndAPublishedRecordFollowsItsRow() throws SQLException {
+        migrate("13"); // a release that marked SENT in the outbox row itself
+        try (Connection connection = connectToSchema()) {
+            long markedInRow = insert(connection, "order-1", "PENDING");
+            update(connection, "UPDATE outbox_event SET status = 'SENT', kafka_partition = 2, kafka_offset = 40,"
+                    + " published_at = now() WHERE id = ?", markedInRow);
+            long waiting = insert(connection, "order-2", "PENDING");
+
+            migrate(null);
+
+            // published by this release, as its relay's mark does: the queue row goes, the record is written
+            update(connection, "DELETE FROM outbox_unsent WHERE id = ?", waiting);
+            update(connection, "INSERT INTO outbox_sent (id, kafka_partition, kafka_offset, published_at)"
+                    + " VALUES (?, 1, 7, now())", waiting);
+            assertThat(shown(connection)).as("what the console and the API read").isEqualTo(Map.of(
+                    markedInRow, "SENT at 2/40", waiting, "SENT at 1/7"));
+
+            update(connection, "UPDATE outbox_event SET headers = '{\"fixed\": \"by hand\"}' WHERE id = ?", waiting);
+            assertThat(queue(connection)).as("an operator's update of a published event's row does not send it again")
+                    .isEmpty();
+
+            update(connection, "DELETE FROM outbox_event WHERE id = ?", waiting);
+            assertThat(shown(connection)).as("its record went with it").isEqualTo(Map.of(markedInRow, "SENT at 2/40"));
+            try (Statement query = connection.createStatement();
+                 ResultSet left = query.executeQuery("SELECT count(*) FROM outbox_sent")) {
+                left.next();
+                assertThat(left.getLong(1)).as("records left without their rows").isZero();
+            }
+        }
+    }
+
+    private static Map<Long, String> shown(Connection connection) throws SQLException {
+        Map<Long, String> shown = new TreeMap<>();
+        try (Statement query = connection.createStatement();
+             ResultSet rows = query.executeQuery("SELECT id, status || ' at ' || kafka_partition || '/' || kafka_offset"
+                     + " FROM outbox_event_state")) {
+            while (rows.next()) {
+                shown.put(rows.getLong(1), rows.getString(2));
+            }
+        }
+        return shown;
+    }
+
     /** A connection whose unqualified names resolve in this test's schema. */
     private Connection connectToSchema() throws SQLException {
         Connection connection = Database.connect();

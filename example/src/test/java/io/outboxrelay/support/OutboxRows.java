@@ -35,7 +35,7 @@ public final class OutboxRows {
     private static final String SELECT = """
             SELECT id, event_id, status, attempts, last_error, kafka_partition, kafka_offset, published_at,
                    last_attempt_at, first_failed_at, created_at
-            FROM outbox_event""";
+            FROM outbox_event_state""";
 
     private OutboxRows() {
     }

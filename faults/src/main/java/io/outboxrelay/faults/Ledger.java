@@ -58,7 +58,7 @@ final class Ledger {
     Counts database(String tag) throws SQLException {
         try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement("""
                 WITH run_orders AS (SELECT id::text AS id FROM orders WHERE customer_id = ?),
-                     run_events AS (SELECT e.event_id, e.status FROM outbox_event e
+                     run_events AS (SELECT e.event_id, e.status FROM outbox_event_state e
                                     WHERE e.aggregate_type = 'Order' AND e.aggregate_id IN (SELECT id FROM run_orders))
                 SELECT (SELECT count(*) FROM run_orders) AS orders,
                        (SELECT count(*) FROM run_events) AS events,
@@ -107,7 +107,7 @@ final class Ledger {
     private Map<String, String> sentEvents(String tag) throws SQLException {
         Map<String, String> aggregateByEvent = new HashMap<>();
         try (Connection connection = connect(); PreparedStatement query = connection.prepareStatement("""
-                SELECT e.event_id::text, e.aggregate_id FROM outbox_event e
+                SELECT e.event_id::text, e.aggregate_id FROM outbox_event_state e
                 WHERE e.aggregate_type = 'Order' AND e.status = 'SENT'
                   AND e.aggregate_id IN (SELECT id::text FROM orders WHERE customer_id = ?)""")) {
             query.setString(1, tag);

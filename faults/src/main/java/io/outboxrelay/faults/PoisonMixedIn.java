@@ -100,7 +100,7 @@ final class PoisonMixedIn {
     private static Map<String, String> poisonStates(Suite suite, String tag) throws SQLException {
         try (Connection connection = suite.ledger.connect(); PreparedStatement query = connection.prepareStatement("""
                 SELECT event_type, string_agg(n || ' ' || status, ', ' ORDER BY status)
-                FROM (SELECT event_type, status, count(*) AS n FROM outbox_event
+                FROM (SELECT event_type, status, count(*) AS n FROM outbox_event_state
                       WHERE aggregate_type = 'FaultPoison' AND aggregate_id LIKE ? || '-%'
                       GROUP BY event_type, status) s
                 GROUP BY event_type""")) {
@@ -119,7 +119,7 @@ final class PoisonMixedIn {
     private static String latency(Suite suite, String tag) throws SQLException {
         try (Connection connection = suite.ledger.connect(); PreparedStatement query = connection.prepareStatement("""
                 SELECT percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY ms), max(ms)
-                FROM (SELECT extract(epoch FROM e.published_at - e.created_at) * 1000 AS ms FROM outbox_event e
+                FROM (SELECT extract(epoch FROM e.published_at - e.created_at) * 1000 AS ms FROM outbox_event_state e
                       WHERE e.aggregate_type = 'Order' AND e.status = 'SENT'
                         AND e.aggregate_id IN (SELECT id::text FROM orders WHERE customer_id = ?)) l""")) {
             query.setString(1, tag);

@@ -131,9 +131,8 @@ final class ConnectProgress implements Runnable {
             }
             List<Landed> landed = new ArrayList<>(unseen.held());
             landed.addAll(fresh);
-            Instant now = clock.instant();
-            Set<UUID> absent = store.markLanded(landed, now);
-            int givenUp = unseen.afterMark(fresh, absent, now);
+            Set<UUID> absent = store.markLanded(landed);
+            int givenUp = unseen.afterMark(fresh, absent, clock.instant());
             if (!records.isEmpty()) {
                 opened.commitSync();
             }

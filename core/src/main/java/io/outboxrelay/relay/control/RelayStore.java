@@ -39,15 +39,16 @@ import java.util.UUID;
  * <p>
  * The claim reads the events to publish from {@code outbox_unsent}, a narrow queue of the events not yet
  * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes its lease into
- * the event's queue row (V006), not the wide outbox row. So each event's row is written twice in all:
- * appended, then updated once with its outcome, in its own page as no index of the wide table names the
- * columns the outcome changes. An outcome is recorded only for events whose lease this relay still holds:
- * the statement first takes the relay's queue rows (deletes them for SENT, clears their lease otherwise)
- * and updates the outbox rows of exactly those, so a relay that lost its lease cannot overwrite the work
- * of the one that took it over.
+ * the event's queue row (V006), not the wide outbox row. An event that is published has its wide row
+ * written once, by the append: the SENT mark deletes its queue row and inserts a narrow record of where it
+ * landed into {@code outbox_sent} (V014); only a retry or a dead letter updates the wide row. An outcome is
+ * recorded only for events whose lease this relay still holds: the statement first takes the relay's queue
+ * rows (deletes them for SENT, clears their lease otherwise) and writes the outcome of exactly those, so a
+ * relay that lost its lease cannot overwrite the work of the one that took it over.
  * <p>
  * Rows that a server of an earlier release left {@code IN_FLIGHT} (lease in the outbox row, due
- * when it runs out) are claimed like PENDING rows once due, and their outcomes clear those columns.
+ * when it runs out) are claimed like PENDING rows once due; a failure's outcome clears those columns, and once
+ * such an event is published the view {@code outbox_event_state} shows it SENT with no lease.
  */
 @ApplicationScoped
 public class RelayStore {
@@ -242,10 +243,11 @@ public class RelayStore {
 
     /**
      * The events of the given ids (the statement's first parameter) whose lease this relay holds, their
-     * queue rows gone: a SENT event leaves the queue (the trigger would delete the row; this takes it
-     * first, and so tells whether the lease is still ours). The outcome then finds its outbox rows by
-     * {@code ARRAY(SELECT id FROM mine)} alone, through the primary key, and takes each row's values from the
-     * outcome's arrays by the row's position in them ({@code array_position}, some 0.7 ms for 500): no join, so
+     * queue rows gone: a SENT event leaves the queue (this takes its row, and so tells whether the lease is
+     * still ours; since V014 the mark writes no outbox row, whose trigger deleted it before). The outcomes
+     * that write outbox rows (retries, dead letters, a release, with {@link #MINE}) find them by
+     * {@code ARRAY(SELECT id FROM mine)} alone, through the primary key, and every outcome takes each row's values
+     * from its arrays by the row's position in them ({@code array_position}, some 0.7 ms for 500): no join, so
      * no join order for PostgreSQL to get wrong. Joined with the arrays, it compared them row by row where it
      * expected one row from each (500 x 500 per batch: 68 ms a mark instead of 31, 350-650 ms with the ids
      * filtering both sides), and where the statistics said the outbox was empty (a vacuum after a mass delete,
@@ -268,35 +270,42 @@ public class RelayStore {
                 RETURNING u.id)
             """;
 
+    /**
+     * The published events' records (V014): a narrow row each, where it landed and when; the wide outbox row is not
+     * written. A record already there (an event put back in the queue by hand after it was published) is overwritten
+     * with where the event landed last.
+     */
     private static final String MARK_SENT = MINE_SENT + """
-            UPDATE outbox_event o
-               SET status = 'SENT', kafka_partition = x.partitions[array_position(x.ids, o.id)],
-                   kafka_offset = x.offsets[array_position(x.ids, o.id)], published_at = ?,
-                   lease_owner = NULL, lease_until = NULL, updated_at = ?
-              FROM (SELECT ?::bigint[] AS ids, ?::int[] AS partitions, ?::bigint[] AS offsets) x
-             WHERE o.id = ANY (ARRAY(SELECT id FROM mine)) AND o.status IN ('PENDING', 'IN_FLIGHT')""";
+            INSERT INTO outbox_sent (id, kafka_partition, kafka_offset, published_at)
+            SELECT m.id, x.partitions[array_position(x.ids, m.id)], x.offsets[array_position(x.ids, m.id)], ?
+              FROM mine m, (SELECT ?::bigint[] AS ids, ?::int[] AS partitions, ?::bigint[] AS offsets) x
+                ON CONFLICT (id) DO UPDATE SET kafka_partition = excluded.kafka_partition,
+                   kafka_offset = excluded.kafka_offset, published_at = excluded.published_at""";
 
     /**
      * Connect mode: the events a Kafka Connect worker published, found on their topics by event id, become SENT
-     * where they landed, if nothing recorded an outcome for them yet (the queue row goes with the trigger). Returns
-     * the ids this session could not see at all (the statement's snapshot is taken before its update). Both steps
-     * find the outbox rows by the array of event ids, with no join, as the outcomes find theirs (see
+     * where they landed, if nothing recorded an outcome for them yet (their queue rows still wait): their queue rows
+     * go and their records are written, as the relay's own mark does. Returns the ids this session could not see at
+     * all. Every step finds its rows by an array of ids, with no join, as the outcomes find theirs (see
      * {@link #MINE_SENT}).
      */
     private static final String MARK_LANDED = """
             WITH x AS (
                 SELECT ?::uuid[] AS event_ids, ?::int[] AS partitions, ?::bigint[] AS offsets, ?::text[] AS landed),
+            found AS MATERIALIZED (
+                SELECT o.id, o.event_id FROM x CROSS JOIN outbox_event o WHERE o.event_id = ANY (x.event_ids)),
+            taken AS (
+                DELETE FROM outbox_unsent u WHERE u.id = ANY (ARRAY(SELECT id FROM found)) AND u.status = 'PENDING'
+                RETURNING u.id),
             marked AS (
-                UPDATE outbox_event o
-                   SET status = 'SENT', kafka_partition = x.partitions[array_position(x.event_ids, o.event_id)],
-                       kafka_offset = x.offsets[array_position(x.event_ids, o.event_id)],
-                       published_at = x.landed[array_position(x.event_ids, o.event_id)]::timestamptz,
-                       lease_owner = NULL, lease_until = NULL, updated_at = ?
-                  FROM x
-                 WHERE o.event_id = ANY (x.event_ids) AND o.status IN ('PENDING', 'IN_FLIGHT'))
+                INSERT INTO outbox_sent (id, kafka_partition, kafka_offset, published_at)
+                SELECT f.id, x.partitions[array_position(x.event_ids, f.event_id)],
+                       x.offsets[array_position(x.event_ids, f.event_id)],
+                       x.landed[array_position(x.event_ids, f.event_id)]::timestamptz
+                  FROM x CROSS JOIN found f WHERE f.id = ANY (ARRAY(SELECT id FROM taken))
+                    ON CONFLICT (id) DO NOTHING)
             SELECT e.event_id FROM x CROSS JOIN unnest(x.event_ids) AS e(event_id)
-             WHERE e.event_id <> ALL (ARRAY(
-                SELECT o.event_id FROM x AS y CROSS JOIN outbox_event o WHERE o.event_id = ANY (y.event_ids)))""";
+             WHERE e.event_id <> ALL (ARRAY(SELECT event_id FROM found))""";
 
     private static final String SCHEDULE_RETRY = MINE + """
             UPDATE outbox_event o
@@ -309,21 +318,27 @@ public class RelayStore {
 
     /** The aggregates of the given events, looked up by the primary key alone (see {@link #HOLD_FOLLOWERS}). */
     private static final String AGGREGATES_OF = """
-            SELECT id, aggregate_type, aggregate_id FROM outbox_event WHERE id = ANY (?::bigint[])""";
+            SELECT id, aggregate_type, aggregate_id, outbox_relay_aggregate_key(aggregate_type, aggregate_id)
+              FROM outbox_event WHERE id = ANY (?::bigint[])""";
 
     /**
-     * The later PENDING events of a retrying event's aggregate become due no earlier than it; run once per retry, in
-     * one round trip, with the aggregate looked up first ({@link #AGGREGATES_OF}). "Later" is a row comparison on the
-     * aggregate index's three columns, so that index's range is the only plan: where the statistics say the outbox is
-     * empty, PostgreSQL costs every index alike, and given {@code f.id > ?} it read the outbox's later events by
-     * their id instead, each time (as one statement joining the retries with the outbox, 21 million rows and index
-     * entries to hold the 19,500 followers of 500 retries; see StaleStatisticsIT).
+     * The later waiting events of a retrying event's aggregate become due no earlier than it; run once per retry, in
+     * one round trip, with the aggregate looked up first ({@link #AGGREGATES_OF}). They are found in the queue, by
+     * the aggregate's key and the ids after the retrying one, and their outbox rows by those ids as one array on the
+     * primary key: the aggregate's published events, whose outbox rows still say PENDING (V014), are not in the queue
+     * and are not touched. "After" is a row comparison on the queue's aggregate index's two columns, so that index's
+     * range is the only plan: where the statistics say the queue is empty, PostgreSQL costs every index alike, and
+     * given {@code u.id > ?} it read the queue's later events by their id instead, each time (20 million rows and
+     * index entries to hold the 19,500 followers of 500 retries; see StaleStatisticsIT). The outbox rows' aggregate
+     * is checked too, as two aggregates may share a key.
      */
     private static final String HOLD_FOLLOWERS = """
             UPDATE outbox_event f
                SET next_attempt_at = ?, updated_at = ?
-             WHERE f.aggregate_type = ? AND f.aggregate_id = ?
-               AND (f.aggregate_type, f.aggregate_id, f.id) > (?, ?, ?)
+             WHERE f.id = ANY (ARRAY(
+                    SELECT u.id FROM outbox_unsent u
+                     WHERE u.aggregate_key = ? AND (u.aggregate_key, u.id) > (?, ?) AND u.status = 'PENDING'))
+               AND f.aggregate_type = ? AND f.aggregate_id = ?
                AND f.status = 'PENDING' AND f.next_attempt_at < ?""";
 
     private static final String MARK_FAILED = MINE + """
@@ -491,8 +506,11 @@ public class RelayStore {
         List<Long> absent = ids.stream().filter(id -> !queued.contains(id)).toList();
         Set<Long> sent = new HashSet<>();
         try (PreparedStatement query = connection.prepareStatement(
-                "SELECT id FROM outbox_event WHERE id = ANY (?::bigint[]) AND status = 'SENT'")) {
-            query.setArray(1, connection.createArrayOf("bigint", absent.toArray()));
+                "SELECT id FROM outbox_sent WHERE id = ANY (?::bigint[])"
+                        + " UNION ALL SELECT id FROM outbox_event WHERE id = ANY (?::bigint[]) AND status = 'SENT'")) {
+            java.sql.Array absentIds = connection.createArrayOf("bigint", absent.toArray());
+            query.setArray(1, absentIds);
+            query.setArray(2, absentIds);
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     sent.add(rows.getLong(1));
@@ -581,10 +599,9 @@ public class RelayStore {
                 update.setArray(1, array(connection, "bigint", sent, Sent::id));
                 update.setString(2, owner);
                 update.setObject(3, utc(now));
-                update.setObject(4, utc(now));
-                update.setArray(5, array(connection, "bigint", sent, Sent::id));
-                update.setArray(6, array(connection, "integer", sent, Sent::partition));
-                update.setArray(7, array(connection, "bigint", sent, Sent::offset));
+                update.setArray(4, array(connection, "bigint", sent, Sent::id));
+                update.setArray(5, array(connection, "integer", sent, Sent::partition));
+                update.setArray(6, array(connection, "bigint", sent, Sent::offset));
             });
         }
     }
@@ -596,7 +613,7 @@ public class RelayStore {
      * @return the events of which no row is visible: not committed yet as far as this session sees, or not of
      *         this outbox
      */
-    public Set<UUID> markLanded(List<Landed> landed, Instant now) throws SQLException {
+    public Set<UUID> markLanded(List<Landed> landed) throws SQLException {
         Map<UUID, Landed> first = new LinkedHashMap<>();
         landed.forEach(record -> first.putIfAbsent(record.eventId(), record));
         if (first.isEmpty()) {
@@ -609,7 +626,6 @@ public class RelayStore {
             mark.setArray(2, array(connection, "integer", once, Landed::partition));
             mark.setArray(3, array(connection, "bigint", once, Landed::offset));
             mark.setArray(4, array(connection, "text", once, record -> record.landedAt().toString()));
-            mark.setObject(5, utc(now));
             Set<UUID> absent = new HashSet<>();
             try (ResultSet rows = mark.executeQuery()) {
                 while (rows.next()) {
@@ -651,7 +667,8 @@ public class RelayStore {
                     find.setArray(1, array(connection, "bigint", retries, Retry::id));
                     try (ResultSet rows = find.executeQuery()) {
                         while (rows.next()) {
-                            aggregates.put(rows.getLong(1), new Aggregate(rows.getString(2), rows.getString(3)));
+                            aggregates.put(rows.getLong(1),
+                                    new Aggregate(rows.getString(2), rows.getString(3), rows.getLong(4)));
                         }
                     }
                 }
@@ -662,11 +679,11 @@ public class RelayStore {
                     }
                     hold.setObject(1, utc(retry.nextAttemptAt()));
                     hold.setObject(2, utc(now));
-                    hold.setString(3, aggregate.type());
-                    hold.setString(4, aggregate.id());
-                    hold.setString(5, aggregate.type());
-                    hold.setString(6, aggregate.id());
-                    hold.setLong(7, retry.id());
+                    hold.setLong(3, aggregate.key());
+                    hold.setLong(4, aggregate.key());
+                    hold.setLong(5, retry.id());
+                    hold.setString(6, aggregate.type());
+                    hold.setString(7, aggregate.id());
                     hold.setObject(8, utc(retry.nextAttemptAt()));
                     hold.addBatch();
                 }
@@ -735,7 +752,7 @@ public class RelayStore {
         return update(RELEASE_ALL, (connection, update) -> update.setString(1, owner));
     }
 
-    private record Aggregate(String type, String id) {
+    private record Aggregate(String type, String id, long key) {
     }
 
     @FunctionalInterface

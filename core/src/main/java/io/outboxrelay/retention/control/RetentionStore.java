@@ -18,21 +18,37 @@ import java.util.List;
 @ApplicationScoped
 public class RetentionStore {
 
+    /** The first row created at or after the cut-off: retention's walk stops there. */
+    private static final String BOUND = """
+            coalesce((SELECT id FROM outbox_event WHERE created_at >= ? ORDER BY id LIMIT 1), 9223372036854775807)""";
+
     /**
-     * Walks the primary key from the oldest row, and no further than the first row created after
-     * the cut-off (found the same way, past the few old rows that stay): a run with nothing to
-     * delete does not scan the millions of recent rows. A row committed out of id order is
-     * caught by a later run. The batch's ids go to the primary key as one array: as a semi-join, where the
-     * statistics say the table is empty (after a purge, until autovacuum analyzes it again), PostgreSQL may
-     * run the batch's subquery once for every row of the table. The other purges below do the same.
+     * The published events' records (V014), walked by their key from the oldest, and no further than the first row
+     * created after the cut-off (found the same way, past the few old rows that stay): a run with nothing to delete
+     * does not scan the millions of recent rows. A row committed out of id order is caught by a later run. The
+     * batch's ids go to the outbox's primary key as one array: as a semi-join, where the statistics say the table is
+     * empty (after a purge, until autovacuum analyzes it again), PostgreSQL may run the batch's subquery once for
+     * every row of the table. The other purges below do the same. The records go with their rows (the delete's
+     * trigger).
      */
-    private static final String SENT = """
-            DELETE FROM outbox_event WHERE id = ANY (ARRAY(
-                SELECT id FROM outbox_event
-                 WHERE status = 'SENT' AND published_at < ?
-                   AND id < coalesce((SELECT id FROM outbox_event WHERE created_at >= ? ORDER BY id LIMIT 1),
-                                     9223372036854775807)
-                 ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED))""";
+    private static final String PUBLISHED = """
+            SELECT s.id FROM outbox_sent s
+             WHERE s.published_at < ? AND s.id < """ + BOUND + """
+
+             ORDER BY s.id LIMIT ? FOR UPDATE OF s SKIP LOCKED""";
+
+    /**
+     * Rows that an earlier release marked SENT in the outbox row itself, walked by the outbox's primary key in the
+     * same way; looked for once the records gave less than a batch, so this walk never steps over records still to
+     * delete.
+     */
+    private static final String MARKED_IN_ROW = """
+            SELECT id FROM outbox_event
+             WHERE status = 'SENT' AND published_at < ? AND id < """ + BOUND + """
+
+             ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED""";
+
+    private static final String DELETE_ROWS = "DELETE FROM outbox_event WHERE id = ANY (ARRAY(%s))";
 
     private static final String ROW_COLUMNS = """
             id, event_id, aggregate_type, aggregate_id, event_type, event_version, topic, payload, headers, status,
@@ -40,11 +56,25 @@ public class RetentionStore {
             kafka_partition, kafka_offset, published_at, created_at, updated_at, replay_count""";
 
     /**
-     * As {@link #SENT}, but the rows move to the archive: deleted and inserted there in one statement, so
+     * The moved rows as {@code outbox_event_state} shows them (V014): SENT where they landed. Each row's record is
+     * looked up by its id (a lateral probe of the key, whatever the statistics say); the statement reads the records
+     * before the delete's trigger removes them.
+     */
+    private static final String MOVED_AS_SHOWN = """
+            m.id, m.event_id, m.aggregate_type, m.aggregate_id, m.event_type, m.event_version, m.topic, m.payload,
+            m.headers, CASE WHEN s.id IS NULL THEN m.status ELSE 'SENT' END, m.attempts, m.next_attempt_at,
+            m.last_error, m.last_attempt_at, m.first_failed_at, CASE WHEN s.id IS NULL THEN m.lease_owner END,
+            CASE WHEN s.id IS NULL THEN m.lease_until END, coalesce(s.kafka_partition, m.kafka_partition),
+            coalesce(s.kafka_offset, m.kafka_offset), coalesce(s.published_at, m.published_at), m.created_at,
+            CASE WHEN s.id IS NULL THEN m.updated_at ELSE greatest(m.updated_at, s.published_at) END, m.replay_count""";
+
+    /**
+     * As {@link #DELETE_ROWS}, but the rows move to the archive: deleted and inserted there in one statement, so
      * either both happen or neither (a row the archive refuses fails the batch, and nothing is deleted).
      */
-    private static final String ARCHIVE_SENT = "WITH moved AS (" + SENT + " RETURNING " + ROW_COLUMNS + ")"
-            + " INSERT INTO outbox_event_archive (" + ROW_COLUMNS + ") SELECT " + ROW_COLUMNS + " FROM moved";
+    private static final String ARCHIVE_ROWS = "WITH moved AS (" + DELETE_ROWS + " RETURNING " + ROW_COLUMNS + ")"
+            + " INSERT INTO outbox_event_archive (" + ROW_COLUMNS + ") SELECT " + MOVED_AS_SHOWN
+            + " FROM moved m LEFT JOIN LATERAL (SELECT * FROM outbox_sent r WHERE r.id = m.id) s ON true";
 
     private static final String ARCHIVED = """
             DELETE FROM outbox_event_archive WHERE id = ANY (ARRAY(
@@ -73,12 +103,12 @@ public class RetentionStore {
 
     /** SENT rows published before {@code cutoff}. */
     public int deleteSent(OffsetDateTime cutoff, int batch) throws SQLException {
-        return sent(SENT, cutoff, batch);
+        return sent(DELETE_ROWS, cutoff, batch);
     }
 
     /** SENT rows published before {@code cutoff}, moved to {@code outbox_event_archive}; returns how many. */
     public int archiveSent(OffsetDateTime cutoff, int batch) throws SQLException {
-        return sent(ARCHIVE_SENT, cutoff, batch);
+        return sent(ARCHIVE_ROWS, cutoff, batch);
     }
 
     /** Archived rows archived before {@code cutoff}. */
@@ -86,7 +116,13 @@ public class RetentionStore {
         return delete(ARCHIVED, cutoff, batch);
     }
 
-    private int sent(String sql, OffsetDateTime cutoff, int batch) throws SQLException {
+    /** Up to {@code batch} SENT rows: those with a record first, then those marked in the row by an earlier release. */
+    private int sent(String statement, OffsetDateTime cutoff, int batch) throws SQLException {
+        int done = sentBatch(statement.formatted(PUBLISHED), cutoff, batch);
+        return done < batch ? done + sentBatch(statement.formatted(MARKED_IN_ROW), cutoff, batch - done) : done;
+    }
+
+    private int sentBatch(String sql, OffsetDateTime cutoff, int batch) throws SQLException {
         try (Connection connection = dataSources.nonTransactional().getConnection();
              PreparedStatement delete = connection.prepareStatement(sql)) {
             delete.setObject(1, cutoff);

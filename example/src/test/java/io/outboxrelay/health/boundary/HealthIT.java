@@ -67,7 +67,7 @@ class HealthIT {
         Awaitility.await("the order taken during the outage to be published").atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> Database.count("""
-                        SELECT count(*) FROM outbox_event e JOIN orders o ON e.aggregate_id = o.id::text
+                        SELECT count(*) FROM outbox_event_state e JOIN orders o ON e.aggregate_id = o.id::text
                         WHERE o.customer_id = ? AND e.status = 'SENT'""", customer) == 1);
     }
 

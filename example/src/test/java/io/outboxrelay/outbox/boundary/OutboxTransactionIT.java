@@ -76,7 +76,7 @@ class OutboxTransactionIT {
 
         assertEquals(1, count("SELECT count(*) FROM orders WHERE customer_id = ?", customer));
         // committed with the order; the relay running in this server may already have claimed or published it
-        assertEquals(1, count("SELECT count(*) FROM outbox_event WHERE event_id = ?::uuid"
+        assertEquals(1, count("SELECT count(*) FROM outbox_event_state WHERE event_id = ?::uuid"
                 + " AND status IN ('PENDING', 'IN_FLIGHT', 'SENT')", created.eventId().toString()));
     }
 

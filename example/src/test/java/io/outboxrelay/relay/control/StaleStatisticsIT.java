@@ -87,7 +87,7 @@ class StaleStatisticsIT {
         store.markSent(OWNER, leased.stream().map(id -> new Sent(id, 0, id)).toList(), Instant.now());
 
         assertThat(reads() - before).as("rows and index entries read").isLessThan(READS_PER_EVENT * BATCH);
-        assertThat(count("SELECT count(*) FROM outbox_event WHERE status = 'SENT'")).isEqualTo(BATCH);
+        assertThat(count("SELECT count(*) FROM outbox_event_state WHERE status = 'SENT'")).isEqualTo(BATCH);
         assertThat(count("SELECT count(*) FROM outbox_unsent")).as("the rest still queued").isEqualTo(BACKLOG - BATCH);
     }
 

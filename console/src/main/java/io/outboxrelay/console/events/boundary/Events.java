@@ -65,7 +65,7 @@ public class Events {
         if (cursor != null) {
             criteria = criteria.and("id < ?", cursor);
         }
-        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM " + EventCriteria.EVENTS + " WHERE " + criteria.where() + " ORDER BY id DESC LIMIT ?";
         List<Object> parameters = new ArrayList<>(criteria.parameters());
         parameters.add(size + 1); // one more than asked tells whether another page exists
         List<Long> ids = new ArrayList<>();
@@ -83,7 +83,7 @@ public class Events {
      */
     public List<EventSummary> page(EventFilter filter, int offset, int size, boolean oldestFirst) throws SQLException {
         EventCriteria criteria = EventCriteria.of(filter);
-        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM outbox_event WHERE " + criteria.where()
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM " + EventCriteria.EVENTS + " WHERE " + criteria.where()
                 + " ORDER BY id " + (oldestFirst ? "ASC" : "DESC") + " LIMIT ? OFFSET ?";
         List<Object> parameters = new ArrayList<>(criteria.parameters());
         parameters.add(size);
@@ -97,7 +97,7 @@ public class Events {
         List<Object> parameters = new ArrayList<>(criteria.parameters());
         parameters.add(cap);
         try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement query = prepare(connection, "SELECT count(*) FROM (SELECT 1 FROM outbox_event WHERE "
+             PreparedStatement query = prepare(connection, "SELECT count(*) FROM (SELECT 1 FROM " + EventCriteria.EVENTS + " WHERE "
                      + criteria.where() + " LIMIT ?) matching", parameters);
              ResultSet count = query.executeQuery()) {
             count.next();
@@ -109,7 +109,7 @@ public class Events {
     public List<DeadLetterGroup> deadLetterGroups() throws SQLException {
         String sql = "SELECT topic, status, " + EventCriteria.ERROR_CLASS + " AS error_class, count(*) AS events,"
                 + " min(first_failed_at) AS first_failed_at, max(updated_at) AS last_changed_at"
-                + " FROM outbox_event WHERE " + DEAD_LETTERS.where() + " GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
+                + " FROM " + EventCriteria.EVENTS + " WHERE " + DEAD_LETTERS.where() + " GROUP BY 1, 2, 3 ORDER BY events DESC, 1, 2, 3";
         List<DeadLetterGroup> groups = new ArrayList<>();
         try (Connection connection = dataSources.nonTransactional().getConnection();
              PreparedStatement query = connection.prepareStatement(sql);
@@ -150,7 +150,7 @@ public class Events {
     private static final String DETAIL = "SELECT " + DETAIL_COLUMNS + ", " + EventCriteria.STATUS + " AS shown_status,"
             + " coalesce(l.lease_owner, outbox_event.lease_owner) AS holder,"
             + " coalesce(l.lease_until, outbox_event.lease_until) AS held_until, NULL::timestamptz AS archived_at"
-            + " FROM outbox_event LEFT JOIN (SELECT id, lease_owner, lease_until FROM outbox_unsent) l"
+            + " FROM " + EventCriteria.EVENTS + " LEFT JOIN (SELECT id, lease_owner, lease_until FROM outbox_unsent) l"
             + " ON l.id = outbox_event.id WHERE event_id = ?"
             + " UNION ALL SELECT " + DETAIL_COLUMNS + ", status, lease_owner, lease_until, archived_at"
             + " FROM outbox_event_archive WHERE event_id = ? LIMIT 1";

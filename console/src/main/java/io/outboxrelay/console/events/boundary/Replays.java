@@ -77,7 +77,8 @@ public class Replays {
     /**
      * Replays the dead letters matching {@code filter} (statuses limited to DLT and DEAD) that
      * were last changed before {@code cutoff}: events that fail while the replay runs are not
-     * swept up in it. At most {@code outbox.replay.max-per-request}, oldest first.
+     * swept up in it. At most {@code outbox.replay.max-per-request}, oldest first. Dead letters are found in the
+     * outbox table itself: their state is the row's own (only a published event's is kept beside it, V014).
      */
     public BulkReplayResult replayMatching(EventFilter filter, boolean dryRun, String actor) {
         refuseInConnectMode();
@@ -122,7 +123,7 @@ public class Replays {
 
     private String status(UUID eventId) {
         try (Connection connection = dataSources.transactional().getConnection();
-             PreparedStatement query = bind(connection.prepareStatement("SELECT status FROM outbox_event WHERE event_id = ?"),
+             PreparedStatement query = bind(connection.prepareStatement("SELECT status FROM outbox_event_state WHERE event_id = ?"),
                      List.of(eventId));
              ResultSet row = query.executeQuery()) {
             return row.next() ? row.getString(1) : null;

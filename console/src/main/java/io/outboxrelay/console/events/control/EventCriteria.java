@@ -16,6 +16,12 @@ import java.util.stream.Collectors;
  */
 public record EventCriteria(String where, List<Object> parameters) {
 
+    /**
+     * The events as an operator sees them, under the outbox table's name so that the criteria read alike on both:
+     * the view that lays a published event's record over its outbox row (SENT, where it landed; V014).
+     */
+    public static final String EVENTS = "outbox_event_state AS outbox_event";
+
     /** {@code last_error} starts with the failure's class name, then ': ' and its message. */
     public static final String ERROR_CLASS = "split_part(last_error, ':', 1)";
 
