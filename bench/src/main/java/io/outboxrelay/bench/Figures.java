@@ -36,6 +36,38 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
     }
 
     /** Per contender, the step shown in the chart: at the reference rate if sustained, else its highest sustained one. */
+    /** A steady step's CPU per event by process, as JSON members; empty without {@code /proc}. */
+    private static String cpuJson(SteadyLatency.Step step) {
+        if (step.cpu() == null) {
+            return "";
+        }
+        return String.format(Locale.ROOT, ", \"cpuMicrosPerEvent\": {\"server\": %.1f, \"postgresql\": %.1f,"
+                        + " \"kafka\": %.1f, \"harness\": %.1f, \"other\": %.1f, \"machine\": %.1f}, \"busy\": %.2f",
+                step.cpu().micros(ProcessCpu.Role.SERVER), step.cpu().micros(ProcessCpu.Role.POSTGRESQL),
+                step.cpu().micros(ProcessCpu.Role.KAFKA), step.cpu().micros(ProcessCpu.Role.HARNESS),
+                step.cpu().micros(ProcessCpu.Role.OTHER), 1000 * step.cpu().machineMillis(), step.busy());
+    }
+
+    /** Where the machine's CPU went in each steady step, per event written, by process. */
+    private String steadyCpuMarkdown() {
+        StringBuilder md = new StringBuilder();
+        for (SteadyLatency.Step s : steady) {
+            if (s.cpu() != null) {
+                md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% |%n",
+                        s.contender(), s.rate(), s.cpu().micros(ProcessCpu.Role.SERVER),
+                        s.cpu().micros(ProcessCpu.Role.POSTGRESQL), s.cpu().micros(ProcessCpu.Role.KAFKA),
+                        s.cpu().micros(ProcessCpu.Role.HARNESS), s.cpu().micros(ProcessCpu.Role.OTHER),
+                        1000 * s.cpu().machineMillis(), 100 * s.busy()));
+            }
+        }
+        return md.isEmpty() ? "" : "\nWhere the CPU went in each step: microseconds per event written, from /proc, by process,"
+                + " from the writer's start until every event arrived (or the grace ran out); busy: the share of the"
+                + " machine's cores not idle over that span. The writers and consumers run in the harness, and so do"
+                + " Debezium, gruelbox, the seeds' poller and raw-kafka; Outbox Relay's relay runs in the server.\n\n"
+                + "| contender | target events/s | server | PostgreSQL | Kafka | harness | other | machine | busy |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md;
+    }
+
     List<SteadyLatency.Step> charted() {
         List<SteadyLatency.Step> shown = new ArrayList<>();
         for (String contender : highestSustained().keySet()) {
@@ -64,9 +96,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         for (SteadyLatency.Step s : steady) {
             steps.add(String.format(Locale.ROOT, "      {\"contender\": \"%s\", \"rate\": %d, \"seconds\": %.0f, \"written\": %d,"
                     + " \"writtenPerSecond\": %.0f, \"consumed\": %d, \"sustained\": %b, \"note\": \"%s\", \"p50Ms\": %s,"
-                    + " \"p95Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s}", s.contender(), s.rate(), s.seconds(), s.written(),
+                    + " \"p95Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s", s.contender(), s.rate(), s.seconds(), s.written(),
                     s.writtenPerSecond(), s.consumed(), s.sustained(), Report.escape(s.note()), ms(s.p50()), ms(s.p95()),
-                    ms(s.p99()), ms(s.max())));
+                    ms(s.p99()), ms(s.max())) + cpuJson(s) + "}");
         }
         json.append(String.join(",\n", steps)).append("\n    ],\n    \"highestSustained\": {");
         List<String> highest = new ArrayList<>();
@@ -193,6 +225,7 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                         s.writtenPerSecond(), s.sustained() ? "yes" : "**no**: " + s.note(), ms(s.p50()), ms(s.p95()),
                         ms(s.p99()), ms(s.max())));
             }
+            md.append(steadyCpuMarkdown());
             md.append("\nHighest rate sustained (of those tried): ");
             List<String> highest = new ArrayList<>();
             highestSustained().forEach((name, rate) -> highest.add(name + " " + (rate == 0 ? "none" : String.format(Locale.ROOT, "%,d/s", rate))));

@@ -31,6 +31,11 @@ final class ProcessCpu {
                     millis.get(Role.KAFKA), millis.get(Role.HARNESS), millis.get(Role.OTHER), machineMillis);
         }
 
+        /** CPU microseconds per event (the figure's unit when an event costs much less than a millisecond). */
+        double micros(Role role) {
+            return 1000 * millis.get(role);
+        }
+
         String json() {
             return String.format(Locale.ROOT, "{\"serverMs\": %.3f, \"postgresqlMs\": %.3f, \"kafkaMs\": %.3f,"
                             + " \"harnessMs\": %.3f, \"otherMs\": %.3f, \"machineMs\": %.3f}", millis.get(Role.SERVER),

@@ -215,7 +215,8 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                         + " ce_source, ce_subject, ce_time, content-type, id, aggregate_type, event_version) on every"
                         + " contender's records, so all are the same size on the wire; the same producer settings (acks=all,"
                         + " idempotent, linger.ms=5, lz4) for every contender that produces in the harness; Outbox Relay's server"
-                        + " produces with its own defaults (acks=all, idempotent, linger.ms=0, lz4).",
+                        + " produces with its own defaults (acks=all, idempotent, linger.ms=5, lz4, and a flush when a round"
+                        + " waits for its batch).",
                 "gruelbox: transactionoutbox-core 4.2.268, the newest release Maven Central serves (its maven-metadata.xml"
                         + " lists it as latest and release).",
                 "Steady writers: outbox-relay creates orders through the server's API (HTTP, JPA, order, line and outbox"

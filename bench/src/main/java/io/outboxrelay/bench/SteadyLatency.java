@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -32,9 +33,14 @@ final class SteadyLatency {
     static final int FLOOR = 25;
     static final int RAMP_CAP = 50_000;
 
-    /** One rate step. Latencies in milliseconds over the events that arrived; NaN when none did. */
+    /**
+     * One rate step. Latencies in milliseconds over the events that arrived; NaN when none did. {@code cpu}: what each
+     * process spent per event written, from the writer's start until every event arrived or the grace ran out (null
+     * without {@code /proc}); {@code busy}: the share of the machine's cores busy over that span.
+     */
     record Step(String contender, int rate, double seconds, long written, double writtenPerSecond, long consumed,
-                boolean sustained, String note, double p50, double p95, double p99, double max) {
+                boolean sustained, String note, double p50, double p95, double p99, double max, ProcessCpu.PerOrder cpu,
+                double busy) {
     }
 
     private SteadyLatency() {
@@ -136,8 +142,13 @@ final class SteadyLatency {
         System.out.printf("steady   %-13s %,7d events/s for %d s ...%n", name, rate, time.toSeconds());
         int count = (int) (rate * time.toSeconds());
         try (LatencyConsumer consumer = new LatencyConsumer(env, steady, first, count)) {
+            ProcessCpu.Sample before = Backlog.cpuSample(env);
+            long started = System.nanoTime();
             RateWriter.Written written = RateWriter.write(steady, first, rate, time);
             boolean allArrived = arrivedWithin(consumer, written.count(), GRACE);
+            ProcessCpu.PerOrder cpu = Backlog.cpuPerEvent(env, before, (int) written.count());
+            double busy = cpu == null ? Double.NaN : cpu.machineMillis() * written.count()
+                    / ((System.nanoTime() - started) / 1e6 * Runtime.getRuntime().availableProcessors());
             if (!allArrived) {
                 arrivedWithin(consumer, written.count(), SETTLE); // let the backlog go before the next figure
             }
@@ -154,9 +165,16 @@ final class SteadyLatency {
                     : "";
             Step step = new Step(name, rate, time.toSeconds(), written.count(), written.perSecond(), latencies.length,
                     sustained, note, percentile(latencies, 50), percentile(latencies, 95), percentile(latencies, 99),
-                    percentile(latencies, 100));
+                    percentile(latencies, 100), cpu, busy);
             System.out.printf("steady   %-13s %,7d events/s: %s, p50 %.1f ms, p99 %.1f ms, max %.1f ms %s%n", name, rate,
                     sustained ? "sustained" : "NOT sustained", step.p50(), step.p99(), step.max(), note);
+            if (cpu != null) {
+                System.out.printf(Locale.ROOT, "steady   %-13s %,7d events/s: CPU µs per event: server %.1f, PostgreSQL %.1f,"
+                                + " Kafka %.1f, harness %.1f, other %.1f; the machine %.0f%% busy%n", name, rate,
+                        cpu.micros(ProcessCpu.Role.SERVER), cpu.micros(ProcessCpu.Role.POSTGRESQL),
+                        cpu.micros(ProcessCpu.Role.KAFKA), cpu.micros(ProcessCpu.Role.HARNESS),
+                        cpu.micros(ProcessCpu.Role.OTHER), 100 * busy);
+            }
             return step;
         }
     }
