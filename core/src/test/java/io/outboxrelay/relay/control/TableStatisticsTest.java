@@ -26,9 +26,13 @@ class TableStatisticsTest {
     void theQueueIsVacuumedOnceTwentyThousandRowsDiedWhileABacklogStillWaits() {
         assertThat(TableStatistics.needsVacuum(500_000, 20_000)).as("a drain under way").isTrue();
         assertThat(TableStatistics.needsVacuum(500_000, 19_999)).as("too few dead rows to pay for a vacuum").isFalse();
-        assertThat(TableStatistics.needsVacuum(19_999, 80_000))
-                .as("a queue about to empty is left to autovacuum: vacuumed empty, the planner would believe it stays so")
-                .isFalse();
         assertThat(TableStatistics.needsVacuum(0, 0)).isFalse();
+    }
+
+    @Test
+    void aQueueWithoutABacklogIsVacuumedOnceFiveThousandRowsDied() {
+        assertThat(TableStatistics.needsVacuum(40, 5_000)).as("a steady stream: few waiting, many published").isTrue();
+        assertThat(TableStatistics.needsVacuum(19_999, 80_000)).as("the end of a backlog").isTrue();
+        assertThat(TableStatistics.needsVacuum(40, 4_999)).as("too few dead rows to pay for a vacuum").isFalse();
     }
 }
