@@ -4,6 +4,7 @@ import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.kafka.boundary.KafkaSettings;
 import io.outboxrelay.relay.control.EventPublisher;
 import io.outboxrelay.relay.control.InstanceClaim;
+import io.outboxrelay.relay.control.RelayConnections;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayStore;
 import io.outboxrelay.relay.control.SendWindow;
@@ -67,6 +68,9 @@ public class Relay {
     RelayStore store;
 
     @Inject
+    RelayConnections connections;
+
+    @Inject
     EventPublisher publisher;
 
     @Inject
@@ -116,8 +120,8 @@ public class Relay {
             return;
         }
         for (int i = 0; i < settings.workers(); i++) {
-            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, settings.pipelined(),
-                    settings.batchSize());
+            RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, connections::open,
+                    settings.pipelined(), settings.batchSize());
             workers.add(worker);
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));

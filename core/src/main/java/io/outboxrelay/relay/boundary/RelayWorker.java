@@ -1,5 +1,6 @@
 package io.outboxrelay.relay.boundary;
 
+import io.outboxrelay.relay.control.RelayConnections;
 import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayRound.Flight;
 
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -20,6 +22,8 @@ import java.util.logging.Logger;
  * for the next poll. Pipelined (the default), the next batch is claimed and sent while the current
  * one waits for Kafka's acknowledgements and is recorded, so the database and Kafka work at once;
  * at most two batches are in flight, and the ordered claim keeps them to different aggregates.
+ * A drain's rounds share one database connection (a {@link RelayConnections.Session}) for the statements they run on
+ * its thread; a batch claimed beside another, on a second thread, takes its own from the pool.
  */
 final class RelayWorker {
 
@@ -28,6 +32,7 @@ final class RelayWorker {
     private final String owner;
     private final RelayRound round;
     private final Executor executor;
+    private final Supplier<RelayConnections.Session> sessions;
     private final boolean pipelined;
     private final int batchSize;
     private final AtomicBoolean draining = new AtomicBoolean();
@@ -35,10 +40,12 @@ final class RelayWorker {
     private volatile boolean stopping;
     private String lastFailure;
 
-    RelayWorker(String owner, RelayRound round, Executor executor, boolean pipelined, int batchSize) {
+    RelayWorker(String owner, RelayRound round, Executor executor, Supplier<RelayConnections.Session> sessions,
+                boolean pipelined, int batchSize) {
         this.owner = owner;
         this.round = round;
         this.executor = executor;
+        this.sessions = sessions;
         this.pipelined = pipelined;
         this.batchSize = batchSize;
     }
@@ -62,7 +69,7 @@ final class RelayWorker {
         if (stopping || !draining.compareAndSet(false, true)) {
             return;
         }
-        try {
+        try (RelayConnections.Session session = sessions.get()) {
             do {
                 wakeRequested.set(false);
                 if (pipelined) {

@@ -1,6 +1,5 @@
 package io.outboxrelay.relay.control;
 
-import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
 import io.outboxrelay.relay.control.Outcomes.Retry;
 import io.outboxrelay.relay.control.Outcomes.Sent;
@@ -35,7 +34,8 @@ import java.util.UUID;
 
 /**
  * The relay's SQL: one statement per batch for each step, each in its own short transaction
- * (auto-commit on the non-JTA data source), never inside a business transaction.
+ * (auto-commit on the non-JTA data source), never inside a business transaction; on the connections that
+ * {@link RelayConnections} hands out.
  * <p>
  * The claim reads the events to publish from {@code outbox_unsent}, a narrow queue of the events not yet
  * SENT that triggers keep in step with {@code outbox_event} (see migration V004), and writes its lease into
@@ -390,7 +390,7 @@ public class RelayStore {
     }
 
     @Inject
-    OutboxDataSources dataSources;
+    RelayConnections connections;
 
     /**
      * The claim's SQL; its parameters: (for aggregate order, the window's limit,) the limit, the lease owner, the
@@ -421,21 +421,20 @@ public class RelayStore {
     /** Claims due rows for {@code lease}, as the database's clock measures it. */
     public List<ClaimedEvent> claim(String owner, Duration lease, int limit, Ordering ordering, boolean blockOnDead,
                                     Duration handover) throws SQLException {
-        try (Connection connection = dataSources.nonTransactional().getConnection()) {
-            PreparedStatement claim = connection.prepareStatement(claimStatement(ordering, blockOnDead, handover));
-            int i = 1;
-            if (ordering == Ordering.NONE) {
-                claim.setInt(i++, limit);
-            } else {
-                claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
-                claim.setInt(i++, limit);
-            }
-            try (claim) {
+        return connections.run(connection -> {
+            try (PreparedStatement claim = connection.prepareStatement(claimStatement(ordering, blockOnDead, handover))) {
+                int i = 1;
+                if (ordering == Ordering.NONE) {
+                    claim.setInt(i++, limit);
+                } else {
+                    claim.setInt(i++, limit * ORDERING_SCAN_FACTOR);
+                    claim.setInt(i++, limit);
+                }
                 claim.setString(i++, owner);
                 claim.setLong(i, lease.toMillis());
                 return claimed(claim);
             }
-        }
+        });
     }
 
     /**
@@ -450,7 +449,7 @@ public class RelayStore {
         if (ids.isEmpty()) {
             return IdClaim.NOTHING;
         }
-        try (Connection connection = dataSources.nonTransactional().getConnection()) {
+        return connections.run(connection -> {
             Map<Long, Long> candidates = new LinkedHashMap<>(); // id -> aggregate key
             Set<Long> candidateAggregates = new HashSet<>();
             Set<Long> heldAggregates = new HashSet<>();
@@ -492,7 +491,7 @@ public class RelayStore {
             Set<Long> claimedAggregates = new HashSet<>();
             claimed.forEach(event -> claimedAggregates.add(candidates.get(event.id())));
             return new IdClaim(claimed, claimedAggregates, heldAggregates, notVisibleYet);
-        }
+        });
     }
 
     /**
@@ -531,14 +530,15 @@ public class RelayStore {
         if (aggregates.isEmpty()) {
             return List.of();
         }
-        try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement claim = connection.prepareStatement(followersStatement(blockOnDead))) {
-            claim.setArray(1, connection.createArrayOf("bigint", aggregates.toArray()));
-            claim.setInt(2, limit);
-            claim.setString(3, owner);
-            claim.setLong(4, lease.toMillis());
-            return claimed(claim);
-        }
+        return connections.run(connection -> {
+            try (PreparedStatement claim = connection.prepareStatement(followersStatement(blockOnDead))) {
+                claim.setArray(1, connection.createArrayOf("bigint", aggregates.toArray()));
+                claim.setInt(2, limit);
+                claim.setString(3, owner);
+                claim.setLong(4, lease.toMillis());
+                return claimed(claim);
+            }
+        });
     }
 
     /**
@@ -620,20 +620,21 @@ public class RelayStore {
             return Set.of();
         }
         List<Landed> once = List.copyOf(first.values());
-        try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement mark = connection.prepareStatement(MARK_LANDED)) {
-            mark.setArray(1, array(connection, "uuid", once, Landed::eventId));
-            mark.setArray(2, array(connection, "integer", once, Landed::partition));
-            mark.setArray(3, array(connection, "bigint", once, Landed::offset));
-            mark.setArray(4, array(connection, "text", once, record -> record.landedAt().toString()));
-            Set<UUID> absent = new HashSet<>();
-            try (ResultSet rows = mark.executeQuery()) {
-                while (rows.next()) {
-                    absent.add(rows.getObject(1, UUID.class));
+        return connections.run(connection -> {
+            try (PreparedStatement mark = connection.prepareStatement(MARK_LANDED)) {
+                mark.setArray(1, array(connection, "uuid", once, Landed::eventId));
+                mark.setArray(2, array(connection, "integer", once, Landed::partition));
+                mark.setArray(3, array(connection, "bigint", once, Landed::offset));
+                mark.setArray(4, array(connection, "text", once, record -> record.landedAt().toString()));
+                Set<UUID> absent = new HashSet<>();
+                try (ResultSet rows = mark.executeQuery()) {
+                    while (rows.next()) {
+                        absent.add(rows.getObject(1, UUID.class));
+                    }
                 }
+                return absent;
             }
-            return absent;
-        }
+        });
     }
 
     /** An event's record as found on its topic: where it landed and when (the record's timestamp). */
@@ -729,22 +730,23 @@ public class RelayStore {
      * the lease: given back unsent instead, they would be claimed, fail and be given back again in every round.
      */
     public Set<Long> renewLeases(String owner, List<Long> ids, Duration lease) throws SQLException {
-        Set<Long> held = new HashSet<>();
         if (ids.isEmpty()) {
-            return held;
+            return new HashSet<>();
         }
-        try (Connection connection = dataSources.nonTransactional().getConnection();
-             PreparedStatement renew = connection.prepareStatement(RENEW)) {
-            renew.setLong(1, lease.toMillis());
-            renew.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
-            renew.setString(3, owner);
-            try (ResultSet rows = renew.executeQuery()) {
-                while (rows.next()) {
-                    held.add(rows.getLong(1));
+        return connections.run(connection -> {
+            try (PreparedStatement renew = connection.prepareStatement(RENEW)) {
+                renew.setLong(1, lease.toMillis());
+                renew.setArray(2, connection.createArrayOf("bigint", ids.toArray()));
+                renew.setString(3, owner);
+                Set<Long> held = new HashSet<>();
+                try (ResultSet rows = renew.executeQuery()) {
+                    while (rows.next()) {
+                        held.add(rows.getLong(1));
+                    }
                 }
+                return held;
             }
-        }
-        return held;
+        });
     }
 
     /** Gives back every lease {@code owner} holds; returns how many. */
@@ -782,9 +784,12 @@ public class RelayStore {
     /** As {@link #update}, for a statement that its caller runs (a batch of it, one transaction). */
     private int execute(String sql, Execution execution) throws SQLException {
         for (int attempt = 1; ; attempt++) {
-            try (Connection connection = dataSources.nonTransactional().getConnection();
-                 PreparedStatement statement = connection.prepareStatement(sql)) {
-                return execution.run(connection, statement);
+            try {
+                return connections.run(connection -> {
+                    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                        return execution.run(connection, statement);
+                    }
+                });
             } catch (SQLException e) {
                 if (!DEADLOCK_DETECTED.equals(e.getSQLState()) || attempt == DEADLOCK_ATTEMPTS) {
                     throw e;

@@ -81,8 +81,36 @@ class RelayWorkerTest {
                 "launch 4");
     }
 
+    @Test
+    void aDrainsRoundsShareOneSessionThatClosesWhenTheDrainEnds() {
+        ScriptedRound round = new ScriptedRound(List.of(3, 2));
+
+        workerNotingSessions(round).drain();
+
+        assertThat(round.steps).as("every round of the drain ran inside the session, which closed after the last")
+                .containsExactly("session opened", "launch 1", "land 1", "launch 2", "land 2", "launch 3", "session closed");
+    }
+
+    @Test
+    void aDrainThatFailsStillGivesItsSessionBack() {
+        ScriptedRound round = new ScriptedRound(List.of(3));
+        round.failLanding(1);
+
+        workerNotingSessions(round).drain();
+
+        assertThat(round.steps).as("the session's connection goes back to the pool; the next drain takes another")
+                .containsExactly("session opened", "launch 1", "land 1", "session closed");
+    }
+
     private RelayWorker worker(RelayRound round, boolean pipelined) {
-        return new RelayWorker("test#0", round, executor, pipelined, BATCH);
+        return new RelayWorker("test#0", round, executor, () -> () -> { }, pipelined, BATCH);
+    }
+
+    private RelayWorker workerNotingSessions(ScriptedRound round) {
+        return new RelayWorker("test#0", round, executor, () -> {
+            round.steps.add("session opened");
+            return () -> round.steps.add("session closed");
+        }, true, BATCH);
     }
 
     /** Hands out batches of the given sizes, then nothing; records what was launched and landed. */

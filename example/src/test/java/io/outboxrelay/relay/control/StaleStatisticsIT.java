@@ -66,7 +66,8 @@ class StaleStatisticsIT {
         connection.setAutoCommit(false);
         leased = lease(BATCH);
         store = new RelayStore();
-        store.dataSources = new OneConnection(connection);
+        store.connections = new RelayConnections();
+        store.connections.dataSources = new OneConnection(connection);
     }
 
     @AfterEach
