@@ -35,7 +35,6 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         return highest;
     }
 
-    /** Per contender, the step shown in the chart: at the reference rate if sustained, else its highest sustained one. */
     /** A steady step's CPU per event by process, as JSON members; empty without {@code /proc}. */
     private static String cpuJson(SteadyLatency.Step step) {
         if (step.cpu() == null) {
@@ -68,6 +67,7 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n" + md;
     }
 
+    /** Per contender, the step shown in the chart: at the reference rate if sustained, else its highest sustained one. */
     List<SteadyLatency.Step> charted() {
         List<SteadyLatency.Step> shown = new ArrayList<>();
         for (String contender : highestSustained().keySet()) {
