@@ -40,11 +40,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         if (step.cpu() == null) {
             return "";
         }
-        return String.format(Locale.ROOT, ", \"cpuMicrosPerEvent\": {\"server\": %.1f, \"postgresql\": %.1f,"
-                        + " \"kafka\": %.1f, \"harness\": %.1f, \"other\": %.1f, \"machine\": %.1f}, \"busy\": %.2f",
-                step.cpu().micros(ProcessCpu.Role.SERVER), step.cpu().micros(ProcessCpu.Role.POSTGRESQL),
-                step.cpu().micros(ProcessCpu.Role.KAFKA), step.cpu().micros(ProcessCpu.Role.HARNESS),
-                step.cpu().micros(ProcessCpu.Role.OTHER), 1000 * step.cpu().machineMillis(), step.busy());
+        return ", \"cpuMicrosPerEvent\": " + step.cpu().microsJson()
+                + String.format(Locale.ROOT, ", \"busy\": %.2f", step.busy());
     }
 
     /** Where the machine's CPU went in each steady step, per event written, by process. */

@@ -36,6 +36,14 @@ final class ProcessCpu {
             return 1000 * millis.get(role);
         }
 
+        /** CPU microseconds per event by role and the machine's, as one JSON object. */
+        String microsJson() {
+            return String.format(Locale.ROOT, "{\"server\": %.1f, \"postgresql\": %.1f, \"kafka\": %.1f,"
+                            + " \"harness\": %.1f, \"other\": %.1f, \"machine\": %.1f}", micros(Role.SERVER),
+                    micros(Role.POSTGRESQL), micros(Role.KAFKA), micros(Role.HARNESS), micros(Role.OTHER),
+                    1000 * machineMillis);
+        }
+
         String json() {
             return String.format(Locale.ROOT, "{\"serverMs\": %.3f, \"postgresqlMs\": %.3f, \"kafkaMs\": %.3f,"
                             + " \"harnessMs\": %.3f, \"otherMs\": %.3f, \"machineMs\": %.3f}", millis.get(Role.SERVER),

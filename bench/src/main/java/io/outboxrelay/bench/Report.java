@@ -128,14 +128,8 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
         if (rounds.isEmpty()) {
             return "";
         }
-        return ", \"cpuMicrosPerEvent\": [" + rounds.stream().map(round -> {
-            Map<ProcessCpu.Role, Double> millis = round.millis();
-            return String.format(Locale.ROOT, "{\"server\": %.1f, \"postgresql\": %.1f, \"kafka\": %.1f, \"harness\": %.1f,"
-                            + " \"other\": %.1f, \"machine\": %.1f}", 1000 * millis.get(ProcessCpu.Role.SERVER),
-                    1000 * millis.get(ProcessCpu.Role.POSTGRESQL), 1000 * millis.get(ProcessCpu.Role.KAFKA),
-                    1000 * millis.get(ProcessCpu.Role.HARNESS), 1000 * millis.get(ProcessCpu.Role.OTHER),
-                    1000 * round.machineMillis());
-        }).collect(Collectors.joining(", ")) + "]";
+        return ", \"cpuMicrosPerEvent\": [" + rounds.stream().map(ProcessCpu.PerOrder::microsJson)
+                .collect(Collectors.joining(", ")) + "]";
     }
 
     /**
