@@ -49,11 +49,8 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         StringBuilder md = new StringBuilder();
         for (SteadyLatency.Step s : steady) {
             if (s.cpu() != null) {
-                md.append(String.format(Locale.ROOT, "| %s | %,d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% |%n",
-                        s.contender(), s.rate(), s.cpu().micros(ProcessCpu.Role.SERVER),
-                        s.cpu().micros(ProcessCpu.Role.POSTGRESQL), s.cpu().micros(ProcessCpu.Role.KAFKA),
-                        s.cpu().micros(ProcessCpu.Role.HARNESS), s.cpu().micros(ProcessCpu.Role.OTHER),
-                        1000 * s.cpu().machineMillis(), 100 * s.busy()));
+                md.append(String.format(Locale.ROOT, "| %s | %,d %s %.0f%% |%n", s.contender(), s.rate(),
+                        s.cpu().microsCells(), 100 * s.busy()));
             }
         }
         return md.isEmpty() ? "" : "\nWhere the CPU went in each step: microseconds per event written, from /proc, by process,"

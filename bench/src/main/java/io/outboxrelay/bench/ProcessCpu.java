@@ -36,6 +36,22 @@ final class ProcessCpu {
             return 1000 * millis.get(role);
         }
 
+        /** The mean of several spans' figures, role by role and for the machine. */
+        static PerOrder mean(List<PerOrder> spans) {
+            Map<Role, Double> millis = new EnumMap<>(Role.class);
+            for (Role role : Role.values()) {
+                millis.put(role, spans.stream().mapToDouble(span -> span.millis().get(role)).average().orElse(0));
+            }
+            return new PerOrder(millis, spans.stream().mapToDouble(PerOrder::machineMillis).average().orElse(0));
+        }
+
+        /** CPU microseconds per event by role, then the machine's, as Markdown table cells: {@code | 1.0 | ... |}. */
+        String microsCells() {
+            return String.format(Locale.ROOT, "| %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |", micros(Role.SERVER),
+                    micros(Role.POSTGRESQL), micros(Role.KAFKA), micros(Role.HARNESS), micros(Role.OTHER),
+                    1000 * machineMillis);
+        }
+
         /** CPU microseconds per event by role and the machine's, as one JSON object. */
         String microsJson() {
             return String.format(Locale.ROOT, "{\"server\": %.1f, \"postgresql\": %.1f, \"kafka\": %.1f,"

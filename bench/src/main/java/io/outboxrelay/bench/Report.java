@@ -143,19 +143,9 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
             if (rounds.isEmpty()) {
                 continue;
             }
-            double[] micros = new double[ProcessCpu.Role.values().length + 1];
-            for (ProcessCpu.PerOrder round : rounds) {
-                for (ProcessCpu.Role role : ProcessCpu.Role.values()) {
-                    micros[role.ordinal()] += 1000 * round.millis().get(role) / rounds.size();
-                }
-                micros[micros.length - 1] += 1000 * round.machineMillis() / rounds.size();
-            }
-            double machine = micros[micros.length - 1];
-            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f%% |%n", contender.name(),
-                    micros[ProcessCpu.Role.SERVER.ordinal()], micros[ProcessCpu.Role.POSTGRESQL.ordinal()],
-                    micros[ProcessCpu.Role.KAFKA.ordinal()], micros[ProcessCpu.Role.HARNESS.ordinal()],
-                    micros[ProcessCpu.Role.OTHER.ordinal()], machine,
-                    100 * machine * medianOf(contender.name()) / 1e6 / machine().cores()));
+            ProcessCpu.PerOrder mean = ProcessCpu.PerOrder.mean(rounds);
+            md.append(String.format(Locale.ROOT, "| %s %s %.0f%% |%n", contender.name(), mean.microsCells(),
+                    100 * mean.machineMillis() * medianOf(contender.name()) / 1e3 / machine().cores()));
         }
         return md.isEmpty() ? "" : "\n### Where the CPU went while draining\n\nCPU microseconds per event over each drain's"
                 + " timed span, from /proc, by process (each process's own time and its reaped children's), averaged over the"
