@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,7 +42,7 @@ class FaultSuiteIT {
         Run run = run("faults-stack", results, Path.of("target", "faults-quick.log"), Map.of());
 
         assertThat(run.finished()).as("faults/run quick finished; its output:\n" + tail(run.log())).isTrue();
-        String json = Files.readString(latest(results, "-quick.json"));
+        String json = table(results, "-quick.json", run);
         for (String scenario : SCENARIOS) {
             assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
         }
@@ -57,7 +58,7 @@ class FaultSuiteIT {
 
         assertThat(run.finished()).as("FAULTS_PUBLISHER=cdc faults/run quick finished; its output:\n" + tail(run.log()))
                 .isTrue();
-        String json = Files.readString(latest(results, "-quick-cdc.json"));
+        String json = table(results, "-quick-cdc.json", run);
         assertThat(json).contains("\"publisher\": \"cdc\"");
         for (String scenario : CDC_SCENARIOS) {
             assertThat(json).as("the table has scenario " + scenario).contains("\"scenario\": \"" + scenario);
@@ -69,10 +70,11 @@ class FaultSuiteIT {
     private record Run(Process process, boolean finished, Path log) {
     }
 
-    /** Runs {@code faults/run quick} with these settings on a fresh stack of its own. */
+    /** Runs {@code faults/run quick} with these settings on a fresh stack of its own, into an empty results folder. */
     private static Run run(String stackName, Path results, Path log, Map<String, String> settings) throws Exception {
         Path stack = Path.of("target", stackName).toAbsolutePath();
         freshStack(stack);
+        deleteTree(results); // a table an earlier run left must not pass for this run's
         ProcessBuilder suite = new ProcessBuilder("faults/run", "quick").directory(PROJECT.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile().getAbsoluteFile());
         suite.environment().putAll(Map.of(
@@ -103,10 +105,27 @@ class FaultSuiteIT {
     private static void freshStack(Path stack) throws IOException, InterruptedException {
         if (Files.exists(stack)) {
             new ProcessBuilder("devstack/stack", "down", "--dir", stack.toString()).directory(PROJECT.toFile()).inheritIO().start().waitFor(3, TimeUnit.MINUTES);
-            try (Stream<Path> files = Files.walk(stack)) {
+            deleteTree(stack);
+        }
+    }
+
+    private static void deleteTree(Path folder) throws IOException {
+        if (Files.exists(folder)) {
+            try (Stream<Path> files = Files.walk(folder)) {
                 files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
+    }
+
+    /**
+     * The table the run wrote. A suite that stopped before writing it (a scenario that threw, a server that did not
+     * start) fails here with its exit code and output, which say why, instead of an error about a missing file.
+     */
+    private static String table(Path results, String suffix, Run run) throws IOException {
+        Optional<Path> table = latest(results, suffix);
+        assertThat(table).as("the table of faults/run (exit code %d); its output:%n%s", run.process().exitValue(),
+                tail(run.log())).isPresent();
+        return Files.readString(table.get());
     }
 
     private static List<Long> numbers(String json, String name) {
@@ -114,10 +133,13 @@ class FaultSuiteIT {
         return matcher.results().map(match -> Long.parseLong(match.group(1))).toList();
     }
 
-    private static Path latest(Path folder, String suffix) throws IOException {
+    private static Optional<Path> latest(Path folder, String suffix) throws IOException {
+        if (!Files.isDirectory(folder)) {
+            return Optional.empty();
+        }
         try (Stream<Path> files = Files.list(folder)) {
             return files.filter(file -> file.getFileName().toString().endsWith(suffix))
-                    .max(Comparator.comparing(file -> file.toFile().lastModified())).orElseThrow();
+                    .max(Comparator.comparing(file -> file.toFile().lastModified()));
         }
     }
 
