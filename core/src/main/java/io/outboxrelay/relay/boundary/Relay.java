@@ -121,7 +121,7 @@ public class Relay {
         }
         for (int i = 0; i < settings.workers(); i++) {
             RelayWorker worker = new RelayWorker(settings.instanceId() + "#" + i, round, executor, connections::open,
-                    settings.pipelined(), settings.batchSize());
+                    settings.pipelined(), settings.batchSize(), settings.gather());
             workers.add(worker);
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
@@ -134,6 +134,7 @@ public class Relay {
         }
         LOG.info(() -> "Relay started: " + workers.size() + " worker(s) as " + settings.instanceId()
                 + ", batch " + settings.batchSize() + (settings.pipelined() ? " (pipelined)" : "")
+                + (settings.gather().isZero() ? "" : ", gathering " + settings.gather().toMillis() + " ms after a small batch")
                 + ", ordering " + settings.ordering()
                 + (settings.publisher() == RelaySettings.Publisher.CDC ? ", CDC mode: taking what the change stream"
                         + " leaves for " + settings.handover().toMillis() + " ms, polling every "

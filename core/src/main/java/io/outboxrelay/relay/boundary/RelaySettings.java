@@ -57,6 +57,9 @@ public class RelaySettings {
     @Inject @ConfigProperty(name = "outbox.relay.pipelined", defaultValue = "true")
     boolean pipelined;
 
+    @Inject @ConfigProperty(name = "outbox.relay.gather-ms", defaultValue = "0")
+    long gatherMs;
+
     @Inject @ConfigProperty(name = "outbox.relay.poll-interval-ms", defaultValue = "500")
     long pollIntervalMs;
 
@@ -108,6 +111,13 @@ public class RelaySettings {
     public int workers() { return Math.max(1, workers); }
     public int batchSize() { return Math.max(1, batchSize); }
     public boolean pipelined() { return pipelined; }
+
+    /**
+     * How long a worker waits, after a batch that found no backlog (under half the batch size), before it claims
+     * again, so that the next claim takes along what commits meanwhile: fewer, larger rounds for a steady stream,
+     * each event later by up to this long. None by default.
+     */
+    public Duration gather() { return Duration.ofMillis(Math.max(0, gatherMs)); }
 
     /**
      * Whether the relay wakes for appends (this server's, and other servers' through LISTEN/NOTIFY). Not in CDC

@@ -5,12 +5,14 @@ import io.outboxrelay.relay.control.RelayRound;
 import io.outboxrelay.relay.control.RelayRound.Flight;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -24,6 +26,10 @@ import java.util.logging.Logger;
  * at most two batches are in flight, and the ordered claim keeps them to different aggregates.
  * A drain's rounds share one database connection (a {@link RelayConnections.Session}) for the statements they run on
  * its thread; a batch claimed beside another, on a second thread, takes its own from the pool.
+ * <p>
+ * With a gathering time ({@code outbox.relay.gather-ms}), a drain waits that long after a batch that found no
+ * backlog before it claims again, so that a steady stream of commits goes in fewer, larger rounds: each round costs
+ * the database, this server and Kafka about the same whatever it holds, and at a trickle a round holds a handful.
  */
 final class RelayWorker {
 
@@ -35,19 +41,35 @@ final class RelayWorker {
     private final Supplier<RelayConnections.Session> sessions;
     private final boolean pipelined;
     private final int batchSize;
+    private final Duration gather;
+    private final Pause pause;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicBoolean wakeRequested = new AtomicBoolean();
     private volatile boolean stopping;
     private String lastFailure;
 
+    /** How a drain waits out its gathering time. */
+    @FunctionalInterface
+    interface Pause {
+        void await(Duration time) throws InterruptedException;
+    }
+
     RelayWorker(String owner, RelayRound round, Executor executor, Supplier<RelayConnections.Session> sessions,
-                boolean pipelined, int batchSize) {
+                boolean pipelined, int batchSize, Duration gather) {
+        this(owner, round, executor, sessions, pipelined, batchSize, gather, null);
+    }
+
+    /** As above, the gathering time waited out by {@code pause} ({@code null}: until it passed or the worker stops). */
+    RelayWorker(String owner, RelayRound round, Executor executor, Supplier<RelayConnections.Session> sessions,
+                boolean pipelined, int batchSize, Duration gather, Pause pause) {
         this.owner = owner;
         this.round = round;
         this.executor = executor;
         this.sessions = sessions;
         this.pipelined = pipelined;
         this.batchSize = batchSize;
+        this.gather = gather;
+        this.pause = pause != null ? pause : this::awaitUnlessStopping;
     }
 
     String owner() {
@@ -75,8 +97,12 @@ final class RelayWorker {
                 if (pipelined) {
                     drainPipelined();
                 } else {
-                    while (!stopping && round.run(owner) > 0) {
+                    int claimed;
+                    while (!stopping && (claimed = round.run(owner)) > 0) {
                         // keep going while there is work: a backlog drains at full speed
+                        if (2 * claimed < batchSize) {
+                            gather();
+                        }
                     }
                 }
             } while (!stopping && wakeRequested.get());
@@ -98,10 +124,10 @@ final class RelayWorker {
 
     /**
      * Lands each large batch while the next one is claimed and sent on another thread. A batch under half
-     * the batch size means there is no backlog: the next one is then claimed after it landed, as
-     * unpipelined, which keeps a trickle of events from paying for the second thread's hand-over. (Half,
-     * not full: while one batch is in flight the next cannot hold its aggregates, so it is often a little
-     * short of full although rows wait.)
+     * the batch size means there is no backlog: the next one is then claimed after it landed (and the
+     * gathering time), as unpipelined, which keeps a trickle of events from paying for the second thread's
+     * hand-over. (Half, not full: while one batch is in flight the next cannot hold its aggregates, so it is
+     * often a little short of full although rows wait.)
      */
     private void drainPipelined() throws Exception {
         Optional<Flight> flight = stopping ? Optional.empty() : round.launch(owner);
@@ -115,6 +141,9 @@ final class RelayWorker {
             } catch (Exception failure) {
                 landAfterFailure(next, failure);
                 throw failure;
+            }
+            if (next == null) {
+                gather();
             }
             flight = next != null ? launched(next) : stopping ? Optional.empty() : round.launch(owner);
         }
@@ -163,6 +192,21 @@ final class RelayWorker {
         }
     }
 
+    /** Waits the gathering time, if there is one, unless the worker is stopping. */
+    private void gather() throws InterruptedException {
+        if (!gather.isZero() && !stopping) {
+            pause.await(gather);
+        }
+    }
+
+    /** Waits until {@code time} has passed or {@link #stop()} was called. */
+    private synchronized void awaitUnlessStopping(Duration time) throws InterruptedException {
+        long deadline = System.nanoTime() + time.toNanos();
+        for (long left = time.toNanos(); left > 0 && !stopping; left = deadline - System.nanoTime()) {
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+    }
+
     /** Logs a failure once, not at every poll while it lasts (the database being down, say). */
     private void failed(Exception failure) {
         String description = String.valueOf(failure);
@@ -181,6 +225,9 @@ final class RelayWorker {
 
     void stop() {
         stopping = true;
+        synchronized (this) {
+            notifyAll(); // a drain waiting out its gathering time ends now
+        }
     }
 
     /** Waits until the round in flight has finished, at most {@code millis}. */

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RelayWorkerTest {
 
     private static final int BATCH = 500;
+
+    private static final Duration GATHER = Duration.ofMillis(5);
 
     private final ExecutorService executor = Executors.newCachedThreadPool();
 
@@ -102,15 +106,68 @@ class RelayWorkerTest {
                 .containsExactly("session opened", "launch 1", "land 1", "session closed");
     }
 
+    @Test
+    void withAGatheringTimeAStreamsNextClaimWaitsForWhatCommitsMeanwhile() {
+        ScriptedRound round = new ScriptedRound(List.of(3, 2, 1));
+
+        gatheringWorker(round, true).drain();
+
+        assertThat(round.steps).as("each claim after a small batch comes the gathering time later")
+                .containsExactly("launch 1", "land 1", "gather 5 ms", "launch 2", "land 2", "gather 5 ms", "launch 3",
+                        "land 3", "gather 5 ms", "launch 4");
+    }
+
+    @Test
+    void aBacklogIsNotHeldBackByTheGatheringTime() {
+        ScriptedRound round = new ScriptedRound(List.of(BATCH, BATCH, 7));
+        round.landingWaitsForLaunch(1, 2);
+
+        gatheringWorker(round, true).drain();
+
+        assertThat(round.steps.stream().filter(step -> step.startsWith("gather")))
+                .as("only the small batch at the backlog's end is followed by the gathering time").hasSize(1);
+        assertThat(round.steps).containsSubsequence("land 3", "gather 5 ms", "launch 4");
+        assertThat(round.overlapped).as("the full batches still went one beside the other").isTrue();
+    }
+
+    @Test
+    void unpipelinedTheGatheringTimeFollowsASmallBatchToo() {
+        ScriptedRound round = new ScriptedRound(List.of(BATCH, 7));
+
+        gatheringWorker(round, false).drain();
+
+        assertThat(round.steps).containsExactly("launch 1", "land 1", "launch 2", "land 2", "gather 5 ms", "launch 3");
+    }
+
+    @Test
+    void aStoppingWorkerDoesNotWaitOutItsGatheringTime() throws Exception {
+        ScriptedRound round = new ScriptedRound(List.of(3, 2));
+        RelayWorker worker = new RelayWorker("test#0", round, executor, () -> () -> { }, true, BATCH,
+                Duration.ofHours(1));
+        CompletableFuture<Void> drain = CompletableFuture.runAsync(worker::drain, executor);
+        assertThat(round.firstLanding.await(10, TimeUnit.SECONDS)).as("the first batch landed").isTrue();
+
+        worker.stop();
+
+        drain.get(10, TimeUnit.SECONDS); // an hour's wait would fail this
+        assertThat(round.steps).as("no claim after the stop").containsExactly("launch 1", "land 1");
+    }
+
     private RelayWorker worker(RelayRound round, boolean pipelined) {
-        return new RelayWorker("test#0", round, executor, () -> () -> { }, pipelined, BATCH);
+        return new RelayWorker("test#0", round, executor, () -> () -> { }, pipelined, BATCH, Duration.ZERO);
+    }
+
+    /** A worker whose gathering time is noted among the round's steps instead of waited out. */
+    private RelayWorker gatheringWorker(ScriptedRound round, boolean pipelined) {
+        return new RelayWorker("test#0", round, executor, () -> () -> { }, pipelined, BATCH, GATHER,
+                time -> round.steps.add("gather " + time.toMillis() + " ms"));
     }
 
     private RelayWorker workerNotingSessions(ScriptedRound round) {
         return new RelayWorker("test#0", round, executor, () -> {
             round.steps.add("session opened");
             return () -> round.steps.add("session closed");
-        }, true, BATCH);
+        }, true, BATCH, Duration.ZERO);
     }
 
     /** Hands out batches of the given sizes, then nothing; records what was launched and landed. */
@@ -125,6 +182,7 @@ class RelayWorkerTest {
         final List<Integer> landedBatches = new CopyOnWriteArrayList<>();
         volatile int launches;
         volatile boolean overlapped;
+        final CountDownLatch firstLanding = new CountDownLatch(1);
         private int waitingBatch = -1;
         private CountDownLatch launched = new CountDownLatch(0);
         private int failingBatch = -1;
@@ -168,6 +226,7 @@ class RelayWorkerTest {
                 throw new SQLException("the database went away");
             }
             landedBatches.add(number);
+            firstLanding.countDown();
             return flight.claimed().size();
         }
     }
