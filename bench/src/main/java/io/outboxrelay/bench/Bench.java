@@ -34,7 +34,9 @@ import java.util.stream.Stream;
  * how outbox-relay-rows wakes the relay (the append's way, the default, or its way before 2026-12-03);
  * {@code --steady-search false}: only the given steady rates, no search for the highest sustained one;
  * {@code --drain-timing after-written|while-written}: the drains' clock (see {@link Backlog.Timing}; after-written, the
- * default, holds each contender back while its backlog is committed).
+ * default, holds each contender back while its backlog is committed);
+ * {@code --server-consumers-away true}: the given server's sample consumers read another topic ({@link #CONSUMERS_AWAY}),
+ * so its write path is the one with the append and the relay alone, and nothing waits for the consumers.
  */
 public final class Bench {
 
@@ -105,6 +107,11 @@ public final class Bench {
         List<String> figures = options.list("figures", List.of("drain", "backlog", "steady", "write", "tuned", "cdc"));
         boolean startServer = Boolean.parseBoolean(options.get("start-server", "false"));
         boolean ownsStack = Boolean.parseBoolean(options.get("owns-stack", "false"));
+        boolean consumersAway = Boolean.parseBoolean(options.get("server-consumers-away", "false"));
+        if (consumersAway && startServer) {
+            throw new IllegalArgumentException("--server-consumers-away describes a server given to the harness; the one it"
+                    + " starts itself runs its sample consumers on the orders' topic");
+        }
         int rows = options.integer("rows", mode.rows);
         boolean search = Boolean.parseBoolean(options.get("steady-search", String.valueOf(mode.search)));
         int rounds = options.integer("rounds", mode.rounds);
@@ -148,7 +155,7 @@ public final class Bench {
             if (server != null) {
                 env = env.withServerPid(server.jvmPid());
             }
-            if (contenders.contains(relay) || figures.contains("write")) {
+            if (!consumersAway && (contenders.contains(relay) || figures.contains("write"))) {
                 // orders an earlier run left unconsumed on the same stack would be consumed during this one's figures
                 System.out.printf("server   the sample consumers caught up in %.1f s%n",
                         SampleConsumers.awaitCaughtUp(env, Duration.ofMinutes(15)));
@@ -176,7 +183,9 @@ public final class Bench {
             // the least warm-up: a freshly started server creates half the orders per second until its JIT has compiled
             // the request path, and WritePath goes on warming up until the JIT is done
             Duration writeWarmUp = writeTime.multipliedBy(2);
-            if (figures.contains("write")) {
+            if (figures.contains("write") && consumersAway) {
+                withoutConsumers = WritePath.measure(env, WITHOUT_CONSUMERS, false, writeWarmUp, writeTime);
+            } else if (figures.contains("write")) {
                 withAppend = WritePath.measure(env, WITH_CONSUMERS, true, writeWarmUp, writeTime);
             }
             if (server != null && figures.contains("write")) {

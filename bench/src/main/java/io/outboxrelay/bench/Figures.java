@@ -228,8 +228,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             steadyWrites.forEach((name, writes) -> writers.add(name + ": " + writes));
             md.append(String.join("; ", writers)).append(".\n");
         }
-        if (withAppend != null) {
-            md.append("\n### Write path: orders created through the API, ").append(withAppend.clients()).append(" clients\n\n");
+        if (!writePaths().isEmpty()) {
+            md.append("\n### Write path: orders created through the API, ").append(writePaths().get(0).clients())
+                    .append(" clients\n\n");
             md.append("| server | orders/s | windows of up to 10 s | orders | failed | warm-up | JIT compiling while counted"
                     + " | sample consumers behind at the end | caught up after |\n")
                     .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -258,9 +259,12 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                     + " compiled for at most 2% of each of two 10 s windows (without the server's PID: until three 10 s windows"
                     + " created orders within 5% of their mean), at most four times the minimum and 8 minutes: the warm-up"
                     + " column; failures count the warm-up too.");
-            md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s; what"
-                    + " the consumers had not caught up on when the writing stopped is in the last columns.%n",
-                    withAppend.perSecond()));
+            if (withAppend != null) {
+                md.append(String.format(Locale.ROOT, " With the sample consumers reading along, the API took %,.0f orders/s;"
+                        + " what the consumers had not caught up on when the writing stopped is in the last columns.",
+                        withAppend.perSecond()));
+            }
+            md.append(System.lineSeparator());
             writeCpu(md);
         }
         if (backlog != null) {
