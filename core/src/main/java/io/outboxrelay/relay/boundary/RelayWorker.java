@@ -100,7 +100,7 @@ final class RelayWorker {
                     int claimed;
                     while (!stopping && (claimed = round.run(owner)) > 0) {
                         // keep going while there is work: a backlog drains at full speed
-                        if (2 * claimed < batchSize) {
+                        if (!backlog(claimed)) {
                             gather();
                         }
                     }
@@ -134,7 +134,7 @@ final class RelayWorker {
         while (flight.isPresent()) {
             CompletableFuture<Optional<Flight>> next = null;
             try {
-                if (!stopping && 2 * flight.get().claimed().size() >= batchSize) {
+                if (!stopping && backlog(flight.get().claimed().size())) {
                     next = launchBeside();
                 }
                 round.land(flight.get());
@@ -190,6 +190,14 @@ final class RelayWorker {
         } catch (Exception another) {
             failure.addSuppressed(another);
         }
+    }
+
+    /**
+     * Whether a batch of {@code claimed} events means more wait: half the batch size or more (see
+     * {@link #drainPipelined}).
+     */
+    private boolean backlog(int claimed) {
+        return 2 * claimed >= batchSize;
     }
 
     /** Waits the gathering time, if there is one, unless the worker is stopping. */
