@@ -183,10 +183,12 @@ public final class Bench {
             // the least warm-up: a freshly started server creates half the orders per second until its JIT has compiled
             // the request path, and WritePath goes on warming up until the JIT is done
             Duration writeWarmUp = writeTime.multipliedBy(2);
-            if (figures.contains("write") && consumersAway) {
-                withoutConsumers = WritePath.measure(env, WITHOUT_CONSUMERS, false, writeWarmUp, writeTime);
-            } else if (figures.contains("write")) {
-                withAppend = WritePath.measure(env, WITH_CONSUMERS, true, writeWarmUp, writeTime);
+            if (figures.contains("write")) {
+                if (consumersAway) { // the given server is already the one whose consumers read another topic
+                    withoutConsumers = WritePath.measure(env, WITHOUT_CONSUMERS, false, writeWarmUp, writeTime);
+                } else {
+                    withAppend = WritePath.measure(env, WITH_CONSUMERS, true, writeWarmUp, writeTime);
+                }
             }
             if (server != null && figures.contains("write")) {
                 server = restart(server, env, CONSUMERS_AWAY, log, pidFile);

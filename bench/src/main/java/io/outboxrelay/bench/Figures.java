@@ -228,13 +228,14 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
             steadyWrites.forEach((name, writes) -> writers.add(name + ": " + writes));
             md.append(String.join("; ", writers)).append(".\n");
         }
-        if (!writePaths().isEmpty()) {
-            md.append("\n### Write path: orders created through the API, ").append(writePaths().get(0).clients())
+        List<WritePath.Result> results = writePaths();
+        if (!results.isEmpty()) {
+            md.append("\n### Write path: orders created through the API, ").append(results.get(0).clients())
                     .append(" clients\n\n");
             md.append("| server | orders/s | windows of up to 10 s | orders | failed | warm-up | JIT compiling while counted"
                     + " | sample consumers behind at the end | caught up after |\n")
                     .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (WritePath.Result result : writePaths()) {
+            for (WritePath.Result result : results) {
                 md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f-%,.0f | %,d | %d | %.0f s, until %s | %s | %s | %s |%n",
                         result.server(), result.perSecond(), result.lowWindow(), result.highWindow(), result.orders(),
                         result.failures(), result.warmUpSeconds(), result.warmedBy().words,
