@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,50 @@ class ClaimStatementsIT {
                         .containsAnyElementsOf(mine).doesNotContainAnyElementsOf(one).hasSizeLessThan(10_000);
             } finally {
                 connection.rollback();
+            }
+        }
+    }
+
+    /**
+     * A relay claims with the same statement round after round; planning it every time cost the database as much as
+     * a small claim's own work. PostgreSQL keeps one plan for a prepared statement after five made for each call's
+     * values, unless that plan looks costlier than theirs, as it did while the limits were bound and the queue's
+     * statistics said it held thousands of events.
+     */
+    @Test
+    void aClaimIsPlannedOnceForAQueueOfThousands() throws SQLException {
+        for (Ordering ordering : Ordering.values()) {
+            try (Connection connection = Database.connect()) {
+                connection.setAutoCommit(false);
+                try {
+                    try (PreparedStatement backlog = connection.prepareStatement("""
+                            INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload)
+                            SELECT gen_random_uuid(), 'Claim', ? || g, 'Claimed', 'claim.events', '{}'::jsonb
+                              FROM generate_series(1, 10000) g""")) {
+                        backlog.setString(1, "claim-" + UUID.randomUUID() + "-");
+                        backlog.executeUpdate();
+                    }
+                    try (Statement analyze = connection.createStatement()) {
+                        analyze.execute("ANALYZE outbox_unsent"); // its statistics now count this transaction's rows
+                    }
+                    int claims = 15;
+                    for (int i = 0; i < claims; i++) {
+                        assertThat(claim(connection, ordering, false, 100)).as("claim %d", i).isNotEmpty();
+                    }
+
+                    try (Statement plans = connection.createStatement();
+                         ResultSet counted = plans.executeQuery("""
+                                 SELECT sum(generic_plans) AS generic, sum(custom_plans) AS custom
+                                   FROM pg_prepared_statements WHERE statement LIKE '%claimable AS%'""")) {
+                        counted.next();
+                        assertThat(counted.getLong("custom")).as(ordering + ": claims planned for their values")
+                                .isLessThanOrEqualTo(5);
+                        assertThat(counted.getLong("generic")).as(ordering + ": claims run with the plan kept")
+                                .isPositive();
+                    }
+                } finally {
+                    connection.rollback();
+                }
             }
         }
     }
@@ -224,14 +269,9 @@ class ClaimStatementsIT {
     private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit,
                                     Duration handover) throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(
-                RelayStore.claimStatement(ordering, blockOnDead, handover))) {
-            int i = 1;
-            if (ordering == Ordering.AGGREGATE) {
-                claim.setInt(i++, limit * RelayStore.ORDERING_SCAN_FACTOR);
-            }
-            claim.setInt(i++, limit);
-            claim.setString(i++, "claim-statements-it");
-            claim.setLong(i, 60_000);
+                RelayStore.claimStatement(ordering, blockOnDead, handover, limit))) {
+            claim.setString(1, "claim-statements-it");
+            claim.setLong(2, 60_000);
             List<Long> ids = new ArrayList<>();
             try (ResultSet rows = claim.executeQuery()) {
                 while (rows.next()) {
