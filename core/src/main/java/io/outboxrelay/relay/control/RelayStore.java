@@ -403,7 +403,9 @@ public class RelayStore {
      * and PostgreSQL keeps one plan for a prepared statement only if that plan does not look costlier than one
      * made for each call's values. With the limits bound it costed the generic plan for a tenth of the queue, so
      * it planned every claim anew: 0.4-0.6 ms of the database's time each, in a stream of small claims about as
-     * much as the claim's own work.
+     * much as the claim's own work. Written in, a drain's claims keep their plan; but PostgreSQL compares again
+     * whenever a vacuum or an analyze of the queue changes its statistics, and in a stream of orders it went back
+     * to planning most claims (docs/benchmark.md, "The claim's plan").
      */
     static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover, int limit) {
         String claim = ordering == Ordering.NONE ? CLAIM_UNORDERED.formatted(limit)
