@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -408,8 +409,9 @@ public class RelayStore {
      * to planning most claims (docs/benchmark.md, "The claim's plan").
      */
     static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover, int limit) {
-        String claim = ordering == Ordering.NONE ? CLAIM_UNORDERED.formatted(limit)
-                : CLAIM_IN_AGGREGATE_ORDER.formatted(limit, limit * ORDERING_SCAN_FACTOR,
+        // Locale.ROOT: a default locale with digits of its own would write the limits in them
+        String claim = ordering == Ordering.NONE ? String.format(Locale.ROOT, CLAIM_UNORDERED, limit)
+                : String.format(Locale.ROOT, CLAIM_IN_AGGREGATE_ORDER, limit, limit * ORDERING_SCAN_FACTOR,
                         blockOnDead ? " AND " + NOTHING_EARLIER_WAITS.formatted("'DLT', 'DEAD'") : "");
         return handover.isZero() ? claim
                 : claim.replace(DUE, "(" + DUE + " AND (c.claimed_before OR c.next_attempt_at <= now() - interval '"
