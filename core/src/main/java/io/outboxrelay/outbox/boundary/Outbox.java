@@ -5,12 +5,10 @@ import io.outboxrelay.outbox.control.EventHeaders;
 import io.outboxrelay.outbox.control.EventIds;
 import io.outboxrelay.outbox.control.RelayNotification;
 import io.outboxrelay.outbox.control.TopicNames;
-import io.outboxrelay.outbox.entity.EventAppended;
 import io.outboxrelay.outbox.entity.OutboxWriteException;
 import io.outboxrelay.time.OutboxClock;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
@@ -36,7 +34,7 @@ import java.util.UUID;
  * The row is written with plain JDBC on the caller's JTA connection ({@code outbox.datasource}), so
  * the append works from JPA and from JDBC applications alike and needs nothing in the caller's
  * persistence unit. Nothing here talks to Kafka; the relay publishes the row after the commit, woken
- * at once in this server and, through {@link RelayNotification}, in every other server.
+ * at once, in this server and in every other, by {@link RelayNotification}.
  */
 @ApplicationScoped
 @Transactional(Transactional.TxType.MANDATORY)
@@ -67,9 +65,6 @@ public class Outbox {
     @Inject
     @OutboxClock
     Clock clock;
-
-    @Inject
-    Event<EventAppended> appended;
 
     private final Jsonb jsonb = JsonbBuilder.create();
 
@@ -103,7 +98,7 @@ public class Outbox {
             insert.setInt(5, eventVersion);
             insert.setString(6, topic);
             insert.setString(7, jsonb.toJson(payload));
-            insert.setString(8, jsonb.toJson(eventHeaders.of(headers)));
+            insert.setString(8, EventHeaders.json(eventHeaders.of(headers)));
             insert.setObject(9, now);
             insert.setObject(10, now);
             insert.setObject(11, now);
@@ -113,7 +108,6 @@ public class Outbox {
                     + " failed", failed);
         }
         relays.afterCommit();
-        appended.fire(new EventAppended(eventId, topic));
         return eventId;
     }
 

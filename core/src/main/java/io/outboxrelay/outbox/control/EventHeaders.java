@@ -52,6 +52,46 @@ public class EventHeaders {
         return headers;
     }
 
+    /**
+     * The headers as a JSON object, for the event row's {@code headers} column: written here, names and values being
+     * strings, rather than by JSON-B, which took a tenth of an append's time for it in a profile of the orders API
+     * (2026-12-06).
+     */
+    public static String json(Map<String, String> headers) {
+        StringBuilder json = new StringBuilder(32 * headers.size() + 2).append('{');
+        headers.forEach((name, value) -> {
+            if (json.length() > 1) {
+                json.append(',');
+            }
+            string(json, name).append(':');
+            string(json, value);
+        });
+        return json.append('}').toString();
+    }
+
+    /** A JSON string (RFC 8259): quotes, backslashes and control characters escaped, everything else as it is. */
+    private static StringBuilder string(StringBuilder json, String text) {
+        json.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> json.append("\\\"");
+                case '\\' -> json.append("\\\\");
+                case '\n' -> json.append("\\n");
+                case '\r' -> json.append("\\r");
+                case '\t' -> json.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        json.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xF, 16));
+                    } else {
+                        json.append(c);
+                    }
+                }
+            }
+        }
+        return json.append('"');
+    }
+
     /** Names the relay writes on every record (CloudEvents, Debezium-style and dead-letter headers). */
     static boolean isReserved(String name) {
         String lower = name.toLowerCase(java.util.Locale.ROOT);

@@ -5,7 +5,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.Config;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -13,14 +15,19 @@ import java.util.regex.Pattern;
  * Decides the Kafka topic of an event from its aggregate type: {@code outbox.topic.<AggregateType>}
  * when configured, otherwise the aggregate type in kebab case plus {@code .events}
  * ({@code Order} → {@code order.events}, {@code CustomerAccount} → {@code customer-account.events}).
+ * Each aggregate type's topic is decided once and remembered (the append asks for it every time): a change of
+ * {@code outbox.topic.<AggregateType>} takes effect when the application restarts.
  */
 @ApplicationScoped
 public class TopicNames {
 
     private static final Pattern LEGAL_TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
     private static final Pattern WORD_BOUNDARY = Pattern.compile("(?<=[a-z0-9])(?=[A-Z])|[\\s_]+");
+    /** More aggregate types than this and the remembered topics are forgotten, to be decided again. */
+    static final int MOST_REMEMBERED = 10_000;
 
     private Function<String, Optional<String>> settings;
+    private final Map<String, String> decided = new ConcurrentHashMap<>();
 
     protected TopicNames() {
         // CDI proxy
@@ -36,6 +43,18 @@ public class TopicNames {
     }
 
     public String topicFor(String aggregateType) {
+        String topic = decided.get(aggregateType);
+        if (topic == null) {
+            topic = decide(aggregateType);
+            if (decided.size() >= MOST_REMEMBERED) {
+                decided.clear();
+            }
+            decided.put(aggregateType, topic);
+        }
+        return topic;
+    }
+
+    private String decide(String aggregateType) {
         String topic = configured(aggregateType).orElseGet(() -> derived(aggregateType));
         if (!LEGAL_TOPIC.matcher(topic).matches() || topic.equals(".") || topic.equals("..")) {
             throw new IllegalArgumentException("'" + topic + "' is not a legal Kafka topic name (aggregate type '"

@@ -2,6 +2,7 @@ package io.outboxrelay.relay.boundary;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
 import io.outboxrelay.kafka.boundary.KafkaSettings;
+import io.outboxrelay.outbox.boundary.RelayWakeUps;
 import io.outboxrelay.relay.control.EventPublisher;
 import io.outboxrelay.relay.control.InstanceClaim;
 import io.outboxrelay.relay.control.RelayConnections;
@@ -83,6 +84,9 @@ public class Relay {
     KafkaSettings kafka;
 
     @Inject
+    RelayWakeUps wakeUps;
+
+    @Inject
     RelayHeartbeat heartbeat;
 
     @Inject
@@ -126,6 +130,7 @@ public class Relay {
             long poll = settings.pollInterval().toMillis();
             polls.add(executor.scheduleWithFixedDelay(worker::drain, 0, poll, TimeUnit.MILLISECONDS));
         }
+        wakeUps.relayHere(this::wake); // this instance, not the container's proxy: woken on every committing thread
         if (settings.listen()) {
             listener = new RelayListener(dataSources, this::wake);
             Thread thread = threads.newThread(listener);
@@ -179,6 +184,7 @@ public class Relay {
 
     @PreDestroy
     void stop() {
+        wakeUps.relayHere(null);
         if (connectProgress != null) {
             connectProgress.stop();
             connectProgress.awaitFinished(Duration.ofSeconds(10));

@@ -1,20 +1,22 @@
 package io.outboxrelay.tracing.boundary;
 
+import io.outboxrelay.tracing.control.ServletRequests;
 import jakarta.enterprise.context.RequestScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
 
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 
 /**
  * The trace context of the current HTTP request: its {@code X-Correlation-Id} and W3C {@code traceparent},
  * read from the request when first asked for (a missing or malformed one gets a fresh one: a new trace
  * starts here). No filter is needed, so the application's own endpoints stay as they are. Outside an HTTP
- * request there is none.
+ * request there is none. A fresh correlation id is a random (version 4) UUID from a fast generator, not a secure
+ * one: it names a request in logs and events and guards nothing.
  */
 @RequestScoped
 public class RequestTrace {
@@ -27,7 +29,7 @@ public class RequestTrace {
     private static final Pattern CORRELATION_ID = Pattern.compile("[A-Za-z0-9._:-]{1,100}");
 
     @Inject
-    Instance<HttpServletRequest> request;
+    ServletRequests requests;
 
     private boolean requestRead;
     private String correlationId;
@@ -55,7 +57,7 @@ public class RequestTrace {
         if (correlationId == null) {
             correlationId(current.getHeader(CORRELATION_HEADER));
             if (correlationId == null) {
-                correlationId = UUID.randomUUID().toString();
+                correlationId = randomId(ThreadLocalRandom.current()).toString();
             }
         }
         if (traceparent == null) {
@@ -68,16 +70,7 @@ public class RequestTrace {
 
     /** The HTTP request being served, or null: a timer, a consumer, a unit test. */
     private HttpServletRequest currentRequest() {
-        if (request == null || !request.isResolvable()) {
-            return null;
-        }
-        try {
-            HttpServletRequest current = request.get();
-            current.getMethod(); // touches the proxy: fails here when no HTTP request is being served
-            return current;
-        } catch (RuntimeException noHttpRequest) {
-            return null;
-        }
+        return requests == null ? null : requests.current();
     }
 
     /** Keeps the correlation id if it is well-formed; a malformed one is ignored, not echoed. */
@@ -95,20 +88,35 @@ public class RequestTrace {
     }
 
     /** A new W3C trace context (random trace id and parent id, sampled), for a request that brought none. */
-    public static String newTraceparent(java.util.random.RandomGenerator random) {
-        String traceId;
+    public static String newTraceparent(RandomGenerator random) {
+        long traceHigh;
+        long traceLow;
         do {
-            traceId = hex(random.nextLong()) + hex(random.nextLong());
-        } while (traceId.chars().allMatch(c -> c == '0'));
-        String parentId;
+            traceHigh = random.nextLong();
+            traceLow = random.nextLong();
+        } while (traceHigh == 0 && traceLow == 0);
+        long parentId;
         do {
-            parentId = hex(random.nextLong());
-        } while (parentId.chars().allMatch(c -> c == '0'));
-        return "00-" + traceId + "-" + parentId + "-01";
+            parentId = random.nextLong();
+        } while (parentId == 0);
+        StringBuilder traceparent = new StringBuilder(55).append("00-");
+        hex(traceparent, traceHigh);
+        hex(traceparent, traceLow);
+        hex(traceparent.append('-'), parentId);
+        return traceparent.append("-01").toString();
     }
 
-    private static String hex(long value) {
-        return String.format("%016x", value);
+    /** A random UUID of version 4 and the IETF variant, as {@link UUID#randomUUID()} makes them. */
+    static UUID randomId(RandomGenerator random) {
+        long most = random.nextLong() & ~0xF000L | 0x4000L;
+        long least = random.nextLong() & 0x3FFF_FFFF_FFFF_FFFFL | 0x8000_0000_0000_0000L;
+        return new UUID(most, least);
+    }
+
+    /** Sixteen lower-case hex digits, leading zeros kept. */
+    private static void hex(StringBuilder to, long value) {
+        String digits = Long.toHexString(value);
+        to.append("0".repeat(16 - digits.length())).append(digits);
     }
 
     public static boolean isTraceparent(String candidate) {

@@ -51,4 +51,28 @@ class RequestTraceTest {
         assertThat(RequestTrace.isTraceparent(first)).as(first).isTrue();
         assertThat(first).startsWith("00-").endsWith("-01").hasSize(55).isNotEqualTo(second);
     }
+
+    @Test
+    void aNewTraceparentKeepsLeadingZerosAndNeverHasAZeroId() {
+        java.util.Iterator<Long> values = java.util.List.of(0L, 0L, 1L, 0xabcL, 0L, -1L).iterator();
+
+        String traceparent = RequestTrace.newTraceparent(() -> values.next()); // zero trace id, zero parent id: drawn again
+
+        assertThat(traceparent).isEqualTo("00-00000000000000010000000000000abc-ffffffffffffffff-01");
+        assertThat(RequestTrace.isTraceparent(traceparent)).isTrue();
+    }
+
+    @Test
+    void aFreshCorrelationIdIsARandomVersionFourUuid() {
+        java.util.Random random = new java.util.Random(7);
+
+        java.util.UUID first = RequestTrace.randomId(random);
+        java.util.UUID second = RequestTrace.randomId(random);
+
+        assertThat(first.version()).isEqualTo(4);
+        assertThat(first.variant()).isEqualTo(2);
+        assertThat(java.util.UUID.fromString(first.toString())).isEqualTo(first);
+        assertThat(RequestTrace.isCorrelationId(first.toString())).isTrue();
+        assertThat(first).isNotEqualTo(second);
+    }
 }

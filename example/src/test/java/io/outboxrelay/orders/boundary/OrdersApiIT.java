@@ -108,6 +108,23 @@ class OrdersApiIT {
     }
 
     @Test
+    void eachRequestWithoutACorrelationIdGetsAFreshOneOfItsOwnEchoedAndStoredWithItsEvent() {
+        Answer named = Api.post("/api/orders", ORDER, Map.of("X-Correlation-Id", "checkout-4712"));
+        Answer first = Api.post("/api/orders", ORDER);
+        Answer second = Api.post("/api/orders", ORDER);
+
+        assertThat(named.header("X-Correlation-Id")).isEqualTo("checkout-4712");
+        for (Answer unnamed : List.of(first, second)) {
+            String echoed = unnamed.header("X-Correlation-Id");
+            assertThat(UUID.fromString(echoed).version()).as(echoed).isEqualTo(4);
+            assertThat(Database.rows("SELECT headers->>'correlation-id' AS correlation FROM outbox_event WHERE event_id = ?",
+                    UUID.fromString(unnamed.json().getString("eventId"))).get(0).get("correlation")).isEqualTo(echoed);
+        }
+        assertThat(first.header("X-Correlation-Id")).isNotEqualTo(second.header("X-Correlation-Id"))
+                .isNotEqualTo("checkout-4712");
+    }
+
+    @Test
     void aRequestWithoutTraceContextStartsANewTraceThatTravelsWithTheEvent() {
         Answer created = Api.post("/api/orders", ORDER);
 
