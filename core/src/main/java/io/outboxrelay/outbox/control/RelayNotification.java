@@ -58,12 +58,15 @@ public class RelayNotification {
     String publisher;
 
     private CoalescingSignal notifications;
+    /** Whether a relay claims fresh events ({@code outbox.publisher=polling}): else nobody is to be woken. */
+    private boolean polling;
     /** This server's relay, woken on the committing thread; null while none runs here. */
     private volatile Runnable relayHere;
 
     @PostConstruct
     void start() {
         notifications = new CoalescingSignal(executor, this::send);
+        polling = "polling".equalsIgnoreCase(publisher.trim());
     }
 
     /**
@@ -77,7 +80,7 @@ public class RelayNotification {
 
     /** Called inside the appending transaction; the relays are told when (and only if) it commits. */
     public void afterCommit() {
-        if (!"polling".equalsIgnoreCase(publisher.trim()) || transactions.getResource(REGISTERED) != null) {
+        if (!polling || transactions.getResource(REGISTERED) != null) {
             return;
         }
         transactions.putResource(REGISTERED, Boolean.TRUE);

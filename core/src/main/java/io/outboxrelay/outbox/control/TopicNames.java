@@ -43,15 +43,10 @@ public class TopicNames {
     }
 
     public String topicFor(String aggregateType) {
-        String topic = decided.get(aggregateType);
-        if (topic == null) {
-            topic = decide(aggregateType);
-            if (decided.size() >= MOST_REMEMBERED) {
-                decided.clear();
-            }
-            decided.put(aggregateType, topic);
+        if (decided.size() >= MOST_REMEMBERED) {
+            decided.clear();
         }
-        return topic;
+        return decided.computeIfAbsent(aggregateType, this::decide); // an illegal topic throws and is not remembered
     }
 
     private String decide(String aggregateType) {

@@ -26,22 +26,17 @@ class ClaimStatementsIT {
 
     @Test
     void anUnorderedClaimTakesUpToItsLimitAndNothingLeasedAlready() throws SQLException {
-        try (Connection connection = Database.connect()) {
-            connection.setAutoCommit(false);
-            try {
-                String aggregate = "claim-" + UUID.randomUUID();
-                List<Long> mine = List.of(insert(connection, aggregate), insert(connection, aggregate));
+        rolledBack(connection -> {
+            String aggregate = "claim-" + UUID.randomUUID();
+            List<Long> mine = List.of(insert(connection, aggregate), insert(connection, aggregate));
 
-                List<Long> one = claim(connection, Ordering.NONE, false, 1);
-                assertThat(one).hasSize(1);
+            List<Long> one = claim(connection, Ordering.NONE, false, 1);
+            assertThat(one).hasSize(1);
 
-                List<Long> rest = claim(connection, Ordering.NONE, false, 10_000);
-                assertThat(rest).as("the rest, up to the limit, without what the first claim leased")
-                        .containsAnyElementsOf(mine).doesNotContainAnyElementsOf(one).hasSizeLessThan(10_000);
-            } finally {
-                connection.rollback();
-            }
-        }
+            List<Long> rest = claim(connection, Ordering.NONE, false, 10_000);
+            assertThat(rest).as("the rest, up to the limit, without what the first claim leased")
+                    .containsAnyElementsOf(mine).doesNotContainAnyElementsOf(one).hasSizeLessThan(10_000);
+        });
     }
 
     /**
@@ -53,180 +48,150 @@ class ClaimStatementsIT {
     @Test
     void aClaimIsPlannedOnceForAQueueOfThousands() throws SQLException {
         for (Ordering ordering : Ordering.values()) {
-            try (Connection connection = Database.connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    try (PreparedStatement backlog = connection.prepareStatement("""
-                            INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload)
-                            SELECT gen_random_uuid(), 'Claim', ? || g, 'Claimed', 'claim.events', '{}'::jsonb
-                              FROM generate_series(1, 10000) g""")) {
-                        backlog.setString(1, "claim-" + UUID.randomUUID() + "-");
-                        backlog.executeUpdate();
-                    }
-                    try (Statement analyze = connection.createStatement()) {
-                        analyze.execute("ANALYZE outbox_unsent"); // its statistics now count this transaction's rows
-                    }
-                    int claims = 15;
-                    for (int i = 0; i < claims; i++) {
-                        assertThat(claim(connection, ordering, false, 100)).as("claim %d", i).isNotEmpty();
-                    }
-
-                    try (Statement plans = connection.createStatement();
-                         ResultSet counted = plans.executeQuery("""
-                                 SELECT sum(generic_plans) AS generic, sum(custom_plans) AS custom
-                                   FROM pg_prepared_statements WHERE statement LIKE '%claimable AS%'""")) {
-                        counted.next();
-                        assertThat(counted.getLong("custom")).as(ordering + ": claims planned for their values")
-                                .isLessThanOrEqualTo(5);
-                        assertThat(counted.getLong("generic")).as(ordering + ": claims run with the plan kept")
-                                .isPositive();
-                    }
-                } finally {
-                    connection.rollback();
+            rolledBack(connection -> {
+                try (PreparedStatement backlog = connection.prepareStatement("""
+                        INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload)
+                        SELECT gen_random_uuid(), 'Claim', ? || g, 'Claimed', 'claim.events', '{}'::jsonb
+                          FROM generate_series(1, 10000) g""")) {
+                    backlog.setString(1, "claim-" + UUID.randomUUID() + "-");
+                    backlog.executeUpdate();
                 }
-            }
+                try (Statement analyze = connection.createStatement()) {
+                    analyze.execute("ANALYZE outbox_unsent"); // its statistics now count this transaction's rows
+                }
+                int claims = 15;
+                for (int i = 0; i < claims; i++) {
+                    assertThat(claim(connection, ordering, false, 100)).as("claim %d", i).isNotEmpty();
+                }
+
+                try (Statement plans = connection.createStatement();
+                     ResultSet counted = plans.executeQuery("""
+                             SELECT sum(generic_plans) AS generic, sum(custom_plans) AS custom
+                               FROM pg_prepared_statements WHERE statement LIKE '%claimable AS%'""")) {
+                    counted.next();
+                    assertThat(counted.getLong("custom")).as(ordering + ": claims planned for their values")
+                            .isLessThanOrEqualTo(5);
+                    assertThat(counted.getLong("generic")).as(ordering + ": claims run with the plan kept")
+                            .isPositive();
+                }
+            });
         }
     }
 
     @Test
     void anOrderedClaimTakesAnAggregatesFirstEventOnly() throws SQLException {
         for (boolean blockOnDead : List.of(false, true)) {
-            try (Connection connection = Database.connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    String aggregate = "claim-" + UUID.randomUUID();
-                    long first = insert(connection, aggregate);
-                    long second = insert(connection, aggregate);
+            rolledBack(connection -> {
+                String aggregate = "claim-" + UUID.randomUUID();
+                long first = insert(connection, aggregate);
+                long second = insert(connection, aggregate);
 
-                    List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 500);
+                List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 500);
 
-                    assertThat(claimed).as("the second waits until the first is sent").contains(first).doesNotContain(second);
-                } finally {
-                    connection.rollback();
-                }
-            }
+                assertThat(claimed).as("the second waits until the first is sent").contains(first).doesNotContain(second);
+            });
         }
     }
 
     @Test
     void anOrderedClaimHoldsAnAggregateBackBehindAnEarlierEventItCannotTakeNow() throws SQLException {
         for (boolean blockOnDead : List.of(false, true)) {
-            try (Connection connection = Database.connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    String inFlight = "claim-" + UUID.randomUUID();
-                    long leased = insert(connection, inFlight);
-                    assertThat(claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000)).as("a relay leases it")
-                            .contains(leased);
-                    long behindLeased = insert(connection, inFlight);
-                    String retrying = "claim-" + UUID.randomUUID();
-                    long backingOff = insert(connection, retrying);
-                    long behindBackoff = insert(connection, retrying);
-                    String deadLettered = "claim-" + UUID.randomUUID();
-                    long dead = insert(connection, deadLettered);
-                    long behindDead = insert(connection, deadLettered);
-                    try (PreparedStatement later = connection.prepareStatement(
-                            "UPDATE outbox_event SET next_attempt_at = now() + interval '1 hour' WHERE id = ?");
-                         PreparedStatement letter = connection.prepareStatement(
-                                 "UPDATE outbox_event SET status = 'DLT' WHERE id = ?")) {
-                        later.setLong(1, backingOff);
-                        later.executeUpdate();
-                        letter.setLong(1, dead);
-                        letter.executeUpdate();
-                    }
-                    long free = insert(connection, "claim-" + UUID.randomUUID());
-
-                    List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000);
-
-                    assertThat(claimed).as("blockOnDead=" + blockOnDead + ": behind an event in flight, or in backoff")
-                            .contains(free).doesNotContain(behindLeased, behindBackoff, backingOff);
-                    if (blockOnDead) {
-                        assertThat(claimed).as("behind a dead letter").doesNotContain(behindDead);
-                    } else {
-                        assertThat(claimed).as("a dead letter holds nothing back by default").contains(behindDead);
-                    }
-                } finally {
-                    connection.rollback();
+            rolledBack(connection -> {
+                String inFlight = "claim-" + UUID.randomUUID();
+                long leased = insert(connection, inFlight);
+                assertThat(claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000)).as("a relay leases it")
+                        .contains(leased);
+                long behindLeased = insert(connection, inFlight);
+                String retrying = "claim-" + UUID.randomUUID();
+                long backingOff = insert(connection, retrying);
+                long behindBackoff = insert(connection, retrying);
+                String deadLettered = "claim-" + UUID.randomUUID();
+                long dead = insert(connection, deadLettered);
+                long behindDead = insert(connection, deadLettered);
+                try (PreparedStatement later = connection.prepareStatement(
+                        "UPDATE outbox_event SET next_attempt_at = now() + interval '1 hour' WHERE id = ?");
+                     PreparedStatement letter = connection.prepareStatement(
+                             "UPDATE outbox_event SET status = 'DLT' WHERE id = ?")) {
+                    later.setLong(1, backingOff);
+                    later.executeUpdate();
+                    letter.setLong(1, dead);
+                    letter.executeUpdate();
                 }
-            }
+                long free = insert(connection, "claim-" + UUID.randomUUID());
+
+                List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 10_000);
+
+                assertThat(claimed).as("blockOnDead=" + blockOnDead + ": behind an event in flight, or in backoff")
+                        .contains(free).doesNotContain(behindLeased, behindBackoff, backingOff);
+                if (blockOnDead) {
+                    assertThat(claimed).as("behind a dead letter").doesNotContain(behindDead);
+                } else {
+                    assertThat(claimed).as("a dead letter holds nothing back by default").contains(behindDead);
+                }
+            });
         }
     }
 
     @Test
     void inCdcModeAClaimLeavesEventsToTheChangeStreamForTheHandover() throws SQLException {
         for (Ordering ordering : Ordering.values()) {
-            try (Connection connection = Database.connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    long fresh = insert(connection, "claim-" + UUID.randomUUID());
-                    long handedOver = insert(connection, "claim-" + UUID.randomUUID());
-                    try (PreparedStatement age = connection.prepareStatement(
-                            "UPDATE outbox_event SET next_attempt_at = now() - interval '2 minutes' WHERE id = ?")) {
-                        age.setLong(1, handedOver);
-                        age.executeUpdate();
-                    }
-
-                    List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
-
-                    assertThat(claimed).as(ordering + ": due for over a minute, or not").contains(handedOver)
-                            .doesNotContain(fresh);
-                } finally {
-                    connection.rollback();
+            rolledBack(connection -> {
+                long fresh = insert(connection, "claim-" + UUID.randomUUID());
+                long handedOver = insert(connection, "claim-" + UUID.randomUUID());
+                try (PreparedStatement age = connection.prepareStatement(
+                        "UPDATE outbox_event SET next_attempt_at = now() - interval '2 minutes' WHERE id = ?")) {
+                    age.setLong(1, handedOver);
+                    age.executeUpdate();
                 }
-            }
+
+                List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
+
+                assertThat(claimed).as(ordering + ": due for over a minute, or not").contains(handedOver)
+                        .doesNotContain(fresh);
+            });
         }
     }
 
     @Test
     void inCdcModeAnEventARelayClaimedBeforeGoesWhenDueWithoutTheHandover() throws SQLException {
         for (Ordering ordering : Ordering.values()) {
-            try (Connection connection = Database.connect()) {
-                connection.setAutoCommit(false);
-                try {
-                    long retried = insert(connection, "claim-" + UUID.randomUUID());
-                    assertThat(claim(connection, Ordering.NONE, false, 10_000)).as("a relay claims it").contains(retried);
-                    try (PreparedStatement retry = connection.prepareStatement( // its send failed: a retry, due now
-                            "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE id = ?")) {
-                        retry.setLong(1, retried);
-                        retry.executeUpdate();
-                    }
-                    long fresh = insert(connection, "claim-" + UUID.randomUUID());
-
-                    List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
-
-                    assertThat(claimed).as(ordering + ": claimed before, so not in the stream again; or just appended")
-                            .contains(retried).doesNotContain(fresh);
-                } finally {
-                    connection.rollback();
+            rolledBack(connection -> {
+                long retried = insert(connection, "claim-" + UUID.randomUUID());
+                assertThat(claim(connection, Ordering.NONE, false, 10_000)).as("a relay claims it").contains(retried);
+                try (PreparedStatement retry = connection.prepareStatement( // its send failed: a retry, due now
+                        "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE id = ?")) {
+                    retry.setLong(1, retried);
+                    retry.executeUpdate();
                 }
-            }
+                long fresh = insert(connection, "claim-" + UUID.randomUUID());
+
+                List<Long> claimed = claim(connection, ordering, false, 10_000, Duration.ofMinutes(1));
+
+                assertThat(claimed).as(ordering + ": claimed before, so not in the stream again; or just appended")
+                        .contains(retried).doesNotContain(fresh);
+            });
         }
     }
 
     @Test
     void theFollowersClaimTakesTheNextEventOfEachGivenAggregateThatNothingHoldsBack() throws SQLException {
-        try (Connection connection = Database.connect()) {
-            connection.setAutoCommit(false);
-            try {
-                String aggregate = "claim-" + UUID.randomUUID();
-                long first = insert(connection, aggregate);
-                long second = insert(connection, aggregate);
-                long elsewhere = insert(connection, "claim-" + UUID.randomUUID());
-                long key = aggregateKey(connection, first);
+        rolledBack(connection -> {
+            String aggregate = "claim-" + UUID.randomUUID();
+            long first = insert(connection, aggregate);
+            long second = insert(connection, aggregate);
+            long elsewhere = insert(connection, "claim-" + UUID.randomUUID());
+            long key = aggregateKey(connection, first);
 
-                assertThat(followers(connection, key)).as("the first, not the second behind it, nor another aggregate's")
-                        .containsExactly(first);
-                try (PreparedStatement sent = connection.prepareStatement(
-                        "UPDATE outbox_event SET status = 'SENT' WHERE id = ?")) {
-                    sent.setLong(1, first);
-                    sent.executeUpdate();
-                }
-                assertThat(followers(connection, key)).as("once the first is sent").containsExactly(second)
-                        .doesNotContain(elsewhere);
-            } finally {
-                connection.rollback();
+            assertThat(followers(connection, key)).as("the first, not the second behind it, nor another aggregate's")
+                    .containsExactly(first);
+            try (PreparedStatement sent = connection.prepareStatement(
+                    "UPDATE outbox_event SET status = 'SENT' WHERE id = ?")) {
+                sent.setLong(1, first);
+                sent.executeUpdate();
             }
-        }
+            assertThat(followers(connection, key)).as("once the first is sent").containsExactly(second)
+                    .doesNotContain(elsewhere);
+        });
     }
 
     private static List<Long> followers(Connection connection, long aggregateKey) throws SQLException {
@@ -235,12 +200,7 @@ class ClaimStatementsIT {
             claim.setInt(2, 500);
             claim.setString(3, "claim-statements-it-" + UUID.randomUUID()); // a lease of its own each time
             claim.setLong(4, 60_000);
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rows = claim.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong("id"));
-                }
-            }
+            List<Long> ids = ids(claim);
             // give the leases back, so that the next claim judges by order, not by lease
             try (PreparedStatement unlease = connection.prepareStatement(
                     "UPDATE outbox_unsent SET lease_owner = NULL, lease_until = NULL WHERE aggregate_key = ?")) {
@@ -272,13 +232,35 @@ class ClaimStatementsIT {
                 RelayStore.claimStatement(ordering, blockOnDead, handover, limit))) {
             claim.setString(1, "claim-statements-it");
             claim.setLong(2, 60_000);
-            List<Long> ids = new ArrayList<>();
-            try (ResultSet rows = claim.executeQuery()) {
-                while (rows.next()) {
-                    ids.add(rows.getLong("id"));
-                }
+            return ids(claim);
+        }
+    }
+
+    /** The ids of the events a claim statement leased. */
+    private static List<Long> ids(PreparedStatement claim) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (ResultSet rows = claim.executeQuery()) {
+            while (rows.next()) {
+                ids.add(rows.getLong("id"));
             }
-            return ids;
+        }
+        return ids;
+    }
+
+    /** What a test does on its connection, in a transaction rolled back afterwards (see the class's comment). */
+    @FunctionalInterface
+    private interface Work {
+        void in(Connection connection) throws SQLException;
+    }
+
+    private static void rolledBack(Work work) throws SQLException {
+        try (Connection connection = Database.connect()) {
+            connection.setAutoCommit(false);
+            try {
+                work.in(connection);
+            } finally {
+                connection.rollback();
+            }
         }
     }
 
