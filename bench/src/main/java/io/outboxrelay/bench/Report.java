@@ -200,7 +200,9 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                         + " contender's records, so all are the same size on the wire; the same producer settings (acks=all,"
                         + " idempotent, linger.ms=5, lz4) for every contender that produces in the harness; Outbox Relay's server"
                         + " produces with its own defaults (acks=all, idempotent, linger.ms=5, lz4, and a flush when a round"
-                        + " waits for its batch).",
+                        + " waits for its batch). LZ4 is lz4-java's native codec in the harness (its classes on the class path)"
+                        + " and, since 2026-12-06, in the server too (which loads the native library itself; before, it"
+                        + " compressed in Java).",
                 "gruelbox: transactionoutbox-core 4.2.268, the newest release Maven Central serves (its maven-metadata.xml"
                         + " lists it as latest and release).",
                 "Steady writers: outbox-relay creates orders through the server's API (HTTP, JPA, order, line and outbox"

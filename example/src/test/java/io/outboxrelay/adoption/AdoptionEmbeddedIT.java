@@ -91,4 +91,19 @@ class AdoptionEmbeddedIT {
         assertThat(server.count("SELECT count(*) FROM ledger_entry WHERE event_id = ?::uuid", eventId))
                 .as("the redelivered event had no second effect").isEqualTo(1);
     }
+
+    /**
+     * The core sits in the application's own class loader, where lz4-java would not choose its native codec by
+     * itself; the relay loads it before it makes its producer, and says so.
+     */
+    @Test
+    void itsRelayCompressesWithTheNativeLz4CodecThoughTheCoreIsInsideTheApplication() throws Exception {
+        HttpResponse<String> paid = PaymentRecords.pay(server, "lz4-" + UUID.randomUUID(), false);
+        assertThat(paid.statusCode()).as(paid.body()).isEqualTo(201);
+        String eventId = Json.createReader(new StringReader(paid.body())).readObject().getString("eventId");
+
+        PaymentRecords.recordOf(TOPIC, eventId); // published: the relay's producer exists
+
+        assertThat(server.log()).as("the server's log").contains("Kafka's LZ4 compression: native");
+    }
 }

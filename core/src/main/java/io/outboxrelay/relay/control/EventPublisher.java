@@ -1,6 +1,7 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.kafka.boundary.KafkaSettings;
+import io.outboxrelay.kafka.boundary.NativeLz4;
 import io.outboxrelay.relay.boundary.RelaySettings;
 import io.outboxrelay.relay.entity.PublishResult;
 import io.outboxrelay.relay.entity.PublishResult.Acked;
@@ -262,6 +263,7 @@ public class EventPublisher {
     private synchronized Producer<String, byte[]> producer() {
         if (producer == null) {
             flushEachBatch = !settings.producerOverrides().containsKey(ProducerConfig.LINGER_MS_CONFIG);
+            NativeLz4.load(); // before the producer makes its codec, whatever compression is configured
             producer = new KafkaProducer<>(producerProperties(), new StringSerializer(), new ByteArraySerializer());
         }
         return producer;

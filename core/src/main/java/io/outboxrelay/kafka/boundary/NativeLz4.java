@@ -1,0 +1,40 @@
+package io.outboxrelay.kafka.boundary;
+
+import net.jpountz.lz4.LZ4Factory;
+
+import java.util.logging.Logger;
+
+/**
+ * Kafka's LZ4 codec through lz4-java's native library, where that loads. lz4-java takes its native binding by
+ * itself only when the library is loaded already or its own classes come from the JVM's class path; in an
+ * application server they come from the application's class loader, so without this every producer of the server
+ * compressed with the pure-Java codec (in a profile of a drain, 2026-12-06: 15% of the server's CPU, on the
+ * producer's one network thread), while a producer on the class path, as in the benchmark's harness, got the native
+ * one. Once loaded, each LZ4 codec Kafka makes afterwards in this class loader is native. Where the library cannot
+ * load (no binary for the platform, a temporary folder that may not hold executable code), the Java codec stays.
+ */
+public final class NativeLz4 {
+
+    private static final Logger LOG = Logger.getLogger(NativeLz4.class.getName());
+    private static Boolean loaded;
+
+    private NativeLz4() {
+    }
+
+    /** Loads the native library once; whether Kafka's LZ4 codecs made from now on are native. */
+    public static synchronized boolean load() {
+        if (loaded == null) {
+            try {
+                LZ4Factory.nativeInstance();
+                loaded = LZ4Factory.fastestInstance() == LZ4Factory.nativeInstance();
+            } catch (Throwable unavailable) { // UnsatisfiedLinkError, or the library's own refusal
+                LOG.info(() -> "Kafka's LZ4 compression stays in Java: the native library did not load ("
+                        + unavailable + ")");
+                loaded = false;
+                return false;
+            }
+            LOG.info(() -> "Kafka's LZ4 compression: " + (loaded ? "native" : "Java"));
+        }
+        return loaded;
+    }
+}
