@@ -36,7 +36,9 @@ import java.util.stream.Stream;
  * {@code --drain-timing after-written|while-written}: the drains' clock (see {@link Backlog.Timing}; after-written, the
  * default, holds each contender back while its backlog is committed);
  * {@code --server-consumers-away true}: the given server's sample consumers read another topic ({@link #CONSUMERS_AWAY}),
- * so its write path is the one with the append and the relay alone, and nothing waits for the consumers.
+ * so its write path is the one with the append and the relay alone, and nothing waits for the consumers;
+ * {@code --aggregates N}: the events of every contender are spread over N aggregates, in turn (1,000 by default;
+ * with per-aggregate ordering a relay holds at most one event of an aggregate in flight).
  */
 public final class Bench {
 
@@ -113,6 +115,7 @@ public final class Bench {
                     + " starts itself runs its sample consumers on the orders' topic");
         }
         int rows = options.integer("rows", mode.rows);
+        Shape.AGGREGATES = options.integer("aggregates", Shape.AGGREGATES);
         boolean search = Boolean.parseBoolean(options.get("steady-search", String.valueOf(mode.search)));
         int rounds = options.integer("rounds", mode.rounds);
         Path log = Path.of("bench", ".stack", "server.log");

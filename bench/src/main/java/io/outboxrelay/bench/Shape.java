@@ -11,13 +11,14 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The record every contender sends: key = one of 1,000 aggregate ids, a ~300-byte JSON payload,
- * and the ten headers Outbox Relay's records carry, so that every contender's records are the
- * same size on the wire.
+ * The record every contender sends: key = one of {@link #AGGREGATES} aggregate ids (1,000 unless
+ * {@code --aggregates} says otherwise), a ~300-byte JSON payload, and the ten headers Outbox Relay's
+ * records carry, so that every contender's records are the same size on the wire.
  */
 final class Shape {
 
-    static final int AGGREGATES = 1_000;
+    /** How many aggregates the events are spread over, in turn; set once, before any contender runs. */
+    static int AGGREGATES = 1_000;
     static final int PARTITIONS = 6;
     private static final String FILLER = "x".repeat(220);
 
