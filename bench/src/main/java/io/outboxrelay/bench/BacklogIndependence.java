@@ -48,7 +48,7 @@ final class BacklogIndependence {
                 // row's own status says SENT, as an earlier release's did, so that no queue row is made and deleted)
                 env.sql("WITH history AS (INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic,"
                         + " payload, headers, status, kafka_partition, kafka_offset, published_at)"
-                        + " SELECT " + Shape.eventIdSql("i") + ", '" + MARKER + "', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent',"
+                        + " SELECT " + Shape.eventIdSql("i") + ", '" + MARKER + "', 'agg-' || (i % " + Shape.aggregates() + "), 'BenchEvent',"
                         + " 'bench.sent', " + Shape.payloadSql("i") + ", '{}'::jsonb, 'SENT', (i % " + Shape.PARTITIONS + ")::int,"
                         + " i, now() FROM generate_series(" + from + ", " + to + ") AS i"
                         + " RETURNING id, kafka_partition, kafka_offset, published_at)"

@@ -115,7 +115,7 @@ public final class Bench {
                     + " starts itself runs its sample consumers on the orders' topic");
         }
         int rows = options.integer("rows", mode.rows);
-        Shape.AGGREGATES = options.integer("aggregates", Shape.AGGREGATES);
+        Shape.spreadOver(options.integer("aggregates", Shape.aggregates()));
         boolean search = Boolean.parseBoolean(options.get("steady-search", String.valueOf(mode.search)));
         int rounds = options.integer("rounds", mode.rounds);
         Path log = Path.of("bench", ".stack", "server.log");

@@ -56,7 +56,7 @@ final class DebeziumCdc implements Contender, Steady.Capable {
         String topic = env.freshTopic(name());
         try (Engine engine = new Engine(env, topic); Admin admin = env.admin()) {
             return Backlog.drainRows(env, n, timing, "INSERT INTO " + TABLE + " (id, aggregatetype, aggregateid, type, payload)"
-                    + " SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.AGGREGATES + "), 'BenchEvent', "
+                    + " SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.aggregates() + "), 'BenchEvent', "
                     + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false, engine.handingOver::countDown,
                     () -> Env.endOffsets(admin, topic) >= n);
         }

@@ -49,12 +49,12 @@ final class OrdersApiWriter implements Steady {
 
     /**
      * Creates one order; fails unless the server answers 201. Its one line names one of
-     * {@link Shape#AGGREGATES} products in turn, as a shop's orders spread over its catalogue: with one
+     * {@link Shape#aggregates()} products in turn, as a shop's orders spread over its catalogue: with one
      * product for every order, the inventory consumer's updates of that one stock row waited for each
      * other, and the write path measured that row's lock as much as the append.
      */
     void createOrder(String customerId) throws Exception {
-        String sku = "BENCH-" + created.getAndIncrement() % Shape.AGGREGATES;
+        String sku = "BENCH-" + created.getAndIncrement() % Shape.aggregates();
         String body = "{\"customerId\":\"" + customerId + "\",\"lines\":[{\"sku\":\"" + sku
                 + "\",\"quantity\":1,\"unitPrice\":9.99}]}";
         HttpResponse<Void> answer = http.send(HttpRequest.newBuilder(orders).timeout(Duration.ofSeconds(30))

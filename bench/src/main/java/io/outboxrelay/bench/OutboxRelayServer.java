@@ -68,7 +68,7 @@ final class OutboxRelayServer implements Contender, Steady.Capable {
         try (Admin admin = env.admin(); AutoCloseable watching = memory.watchDrain(env, n);
              RelayHold hold = used == Backlog.Timing.AFTER_WRITTEN ? RelayHold.take(env) : null) {
             drained = Backlog.drainRows(env, n, used, "INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type,"
-                    + " topic, payload, headers) SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.AGGREGATES
+                    + " topic, payload, headers) SELECT " + Shape.eventIdSql("i") + ", 'Bench', 'agg-' || (i % " + Shape.aggregates()
                     + "), 'BenchEvent', '" + topic + "', " + Shape.payloadSql("i") + ", '{}'::jsonb FROM generate_series(?, ?) AS i",
                     true, () -> {
                         if (hold != null) {

@@ -195,7 +195,7 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                         + " seeds' poller does not run."),
                 "Same PostgreSQL, settings pinned (shared_buffers=1GB, max_wal_size=8GB, checkpoint_timeout=15min when the"
                         + " benchmark starts it) and printed above as the server reports them.",
-                "Same records: key (one of " + String.format(Locale.ROOT, "%,d", Shape.AGGREGATES) + " aggregate ids, in turn),"
+                "Same records: key (one of " + String.format(Locale.ROOT, "%,d", Shape.aggregates()) + " aggregate ids, in turn),"
                         + " ~300-byte JSON payload and Outbox Relay's ten headers (ce_specversion, ce_id, ce_type,"
                         + " ce_source, ce_subject, ce_time, content-type, id, aggregate_type, event_version) on every"
                         + " contender's records, so all are the same size on the wire; the same producer settings (acks=all,"

@@ -42,7 +42,7 @@ final class SeedsPoller implements Contender, Steady.Capable {
         java.util.concurrent.atomic.AtomicReference<Poller> poller = new java.util.concurrent.atomic.AtomicReference<>();
         try {
             return Backlog.drainRows(env, n, timing, "INSERT INTO bench_poller_event (aggregate_id, payload) SELECT 'agg-' || (i % "
-                    + Shape.AGGREGATES + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false,
+                    + Shape.aggregates() + "), " + Shape.payloadSql("i") + " FROM generate_series(?, ?) AS i", false,
                     () -> poller.set(new Poller(env, topic, n)), () -> {
                         if (poller.get().drained.isCompletedExceptionally()) {
                             poller.get().drained.get(); // throws why the poll failed

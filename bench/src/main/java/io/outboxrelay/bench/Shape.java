@@ -11,22 +11,33 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The record every contender sends: key = one of {@link #AGGREGATES} aggregate ids (1,000 unless
+ * The record every contender sends: key = one of {@link #aggregates()} aggregate ids (1,000 unless
  * {@code --aggregates} says otherwise), a ~300-byte JSON payload, and the ten headers Outbox Relay's
  * records carry, so that every contender's records are the same size on the wire.
  */
 final class Shape {
 
     /** How many aggregates the events are spread over, in turn; set once, before any contender runs. */
-    static int AGGREGATES = 1_000;
+    private static int aggregates = 1_000;
     static final int PARTITIONS = 6;
     private static final String FILLER = "x".repeat(220);
 
     private Shape() {
     }
 
+    static int aggregates() {
+        return aggregates;
+    }
+
+    static void spreadOver(int aggregateCount) {
+        if (aggregateCount < 1) {
+            throw new IllegalArgumentException("--aggregates must be at least 1");
+        }
+        aggregates = aggregateCount;
+    }
+
     static String key(long sequence) {
-        return "agg-" + (sequence % AGGREGATES);
+        return "agg-" + (sequence % aggregates);
     }
 
     /** About 300 bytes; {@code committedAtNanos} lets a consumer measure commit-to-consume latency. */
