@@ -13,6 +13,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -38,6 +39,8 @@ import java.util.concurrent.TimeoutException;
 public class EventPublisher {
 
     private static final int MOST_REMEMBERED_TOPICS = 10_000;
+    /** Kafka's count of the producer's connections that closed, or failed to open (producer-metrics group). */
+    private static final String CONNECTIONS_CLOSED = "connection-close-total";
     private static final PublishResult LEASE_RUNNING_OUT =
             new PublishResult.NotSent("the round's lease would run out before the record could land");
 
@@ -54,27 +57,15 @@ public class EventPublisher {
     /** Topics as their last check found them: usable ones are checked first in a batch, failed ones last. */
     private final Set<String> usableTopics = ConcurrentHashMap.newKeySet();
     private final Set<String> failedTopics = ConcurrentHashMap.newKeySet();
-
-    /** Publishes records keyed by row id, all at once, while {@code window} is open; every row gets a result. */
-    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, SendWindow window)
-            throws InterruptedException {
-        return publish(records, Set.of(), window);
-    }
-
-    /**
-     * Publishes records keyed by row id; every row gets a result. The {@code isolated} ones
-     * (events that failed before) are sent one at a time after the others: a record the broker
-     * rejects can take the records batched with it down too (a batch holding a too-large record
-     * may only time out), so a suspect gets a batch of its own and cannot harm its neighbours twice.
-     */
-    public Map<Long, PublishResult> publish(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated,
-                                            SendWindow window) throws InterruptedException {
-        return complete(send(records, isolated, window));
-    }
+    /** The producer's {@value #CONNECTIONS_CLOSED}, found as it is made; null without a producer, or if it has none. */
+    private volatile Metric connectionsClosed;
 
     /**
      * Hands every record but the {@code isolated} ones to the producer and returns without waiting for
-     * Kafka: {@link #complete} waits for the acknowledgements and then sends the isolated ones.
+     * Kafka: {@link #complete} waits for the acknowledgements and then sends the isolated ones (events that failed
+     * before), one at a time: a record the broker rejects can take the records batched with it down too (a batch
+     * holding a too-large record may only time out), so a suspect gets a batch of its own and cannot harm its
+     * neighbours twice.
      * <p>
      * Topic by topic: each topic is checked once per batch (a missing one blocks for {@code max.block.ms}), and its
      * records are handed over at once if the window is still open. Topics that passed before are checked first (they
@@ -85,6 +76,7 @@ public class EventPublisher {
      */
     public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window) {
         Producer<String, byte[]> producer = producer();
+        long closedBefore = connectionsClosed();
         Map<String, List<Long>> idsByTopic = new LinkedHashMap<>();
         records.forEach((id, record) -> idsByTopic.computeIfAbsent(record.topic(), topic -> new ArrayList<>()).add(id));
         List<String> topics = new ArrayList<>(idsByTopic.keySet());
@@ -105,7 +97,7 @@ public class EventPublisher {
                 }
             }
         }
-        return new Sending(records, isolated, window, unusableTopics, pending);
+        return new Sending(records, isolated, window, unusableTopics, pending, closedBefore);
     }
 
     /**
@@ -144,9 +136,29 @@ public class EventPublisher {
         return results;
     }
 
-    /** Records on their way to Kafka: those already handed to the producer, and the isolated ones still to send. */
+    /**
+     * Records on their way to Kafka: those already handed to the producer, and the isolated ones still to send; with
+     * the producer's count of closed connections when they were handed over.
+     */
     public record Sending(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window,
-                          Map<String, Throwable> unusableTopics, Map<Long, CompletableFuture<PublishResult>> pending) {
+                          Map<String, Throwable> unusableTopics, Map<Long, CompletableFuture<PublishResult>> pending,
+                          long connectionsClosedBefore) {
+    }
+
+    /**
+     * Whether the producer lost a connection to the cluster, or failed to open one, since {@code sending} was handed
+     * over: the cluster, or one of its brokers, was away meanwhile, even if it answers again now. A send that timed out
+     * then is the outage's doing, not its record's. (Connections the client closes as idle, after 9 minutes unused by
+     * default, count too; a batch is on its way for seconds.)
+     */
+    public boolean lostConnectionSince(Sending sending) {
+        return connectionsClosed() > sending.connectionsClosedBefore();
+    }
+
+    /** The producer's count of connections that closed or could not be opened; 0 if its client does not count them. */
+    private long connectionsClosed() {
+        Metric metric = connectionsClosed;
+        return metric != null && metric.metricValue() instanceof Number count ? count.longValue() : 0;
     }
 
     /**
@@ -265,6 +277,10 @@ public class EventPublisher {
             flushEachBatch = !settings.producerOverrides().containsKey(ProducerConfig.LINGER_MS_CONFIG);
             NativeLz4.load(); // before the producer makes its codec, whatever compression is configured
             producer = new KafkaProducer<>(producerProperties(), new StringSerializer(), new ByteArraySerializer());
+            connectionsClosed = producer.metrics().entrySet().stream()
+                    .filter(metric -> metric.getKey().group().equals("producer-metrics")
+                            && metric.getKey().name().equals(CONNECTIONS_CLOSED))
+                    .findFirst().<Metric>map(Map.Entry::getValue).orElse(null);
         }
         return producer;
     }
@@ -274,6 +290,7 @@ public class EventPublisher {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
             producer = null;
+            connectionsClosed = null;
         }
     }
 }

@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 
@@ -184,7 +185,7 @@ public class RelayRound {
 
         Instant done = clock.instant();
         Outcomes outcomes = new Outcomes(settings.maxAttempts(), settings.retryBackoff());
-        Decision decision = outcomes.decide(claimed, results, done, this::clusterReachable,
+        Decision decision = outcomes.decide(claimed, results, done, () -> answeredThroughout(flight.sending()),
                 ThreadLocalRandom.current()::nextDouble);
         long marking = System.nanoTime();
         store.markSent(owner, decision.sent(), done);
@@ -258,11 +259,12 @@ public class RelayRound {
         deadLetters.forEach(letter -> records.put(letter.event().id(), KafkaRecords.deadLetter(letter.event(),
                 settings.cloudEventsSource(), letter.error(), letter.attempts(), now)));
         PublishSpans spans = PublishSpans.start(tracing, deadLetters.stream().map(DeadLetter::event).toList(), records);
-        Map<Long, PublishResult> results = publisher.publish(records, window);
+        EventPublisher.Sending sending = publisher.send(records, Set.of(), window);
+        Map<Long, PublishResult> results = publisher.complete(sending);
         spans.end(results);
         Instant done = clock.instant();
         Outcomes.DeadLetterDecision decision = outcomes.afterDeadLetters(deadLetters, results, done,
-                this::clusterReachable, ThreadLocalRandom.current()::nextDouble);
+                () -> answeredThroughout(sending), ThreadLocalRandom.current()::nextDouble);
         store.markFailed(owner, decision.failures(), done);
         retry(owner, decision.retries(), done);
         store.release(owner, decision.released(), done);
@@ -283,6 +285,16 @@ public class RelayRound {
         return decision;
     }
 
+    /**
+     * Whether a send of {@code sending} that timed out may be its record's fault: only if the cluster answers now and
+     * the producer kept its connections to it meanwhile. A probe alone blames the record for an outage that ended
+     * before the probe: Kafka stopped while a batch waited for it and was back a moment later (in a test of exactly
+     * that, the order's event spent an attempt 23 times in 24), and a few such blips in a row would dead-letter it.
+     */
+    private boolean answeredThroughout(EventPublisher.Sending sending) {
+        return clusterReachable() && !publisher.lostConnectionSince(sending);
+    }
+
     /** Asks the cluster who it is; records the answer in the outage gate. */
     private boolean clusterReachable() {
         try {
@@ -293,7 +305,10 @@ public class RelayRound {
             Thread.currentThread().interrupt();
             return false;
         } catch (Exception unreachable) {
-            outage.unreachable(String.valueOf(FailureKind.unwrap(unreachable).getMessage()));
+            Throwable cause = FailureKind.unwrap(unreachable);
+            outage.unreachable(cause.getMessage() != null ? cause.getMessage()
+                    : cause instanceof TimeoutException ? "no answer within " + PROBE_TIMEOUT.toSeconds() + " s"
+                    : cause.getClass().getName());
             return false;
         }
     }
