@@ -53,6 +53,17 @@ class RelayWorkerTest {
     }
 
     @Test
+    void aBacklogOfFewerAggregatesThanTwoBatchesHoldGoesOnOnceEachBatchLanded() {
+        // 0: the claim beside a batch finds every waiting aggregate held by that batch
+        ScriptedRound round = new ScriptedRound(List.of(400, 0, 400, 0, 7));
+
+        worker(round, true).drain();
+
+        assertThat(round.landedBatches).as("the drain claimed again after each batch landed, not at the next poll")
+                .containsExactly(1, 3, 5);
+    }
+
+    @Test
     void aTrickleIsClaimedOnlyAfterTheBatchBeforeItLanded() {
         ScriptedRound round = new ScriptedRound(List.of(3, 2, 1));
 
@@ -170,7 +181,7 @@ class RelayWorkerTest {
         }, true, BATCH, Duration.ZERO);
     }
 
-    /** Hands out batches of the given sizes, then nothing; records what was launched and landed. */
+    /** Hands out batches of the given sizes (0: nothing this time), then nothing; records what was launched and landed. */
     private static final class ScriptedRound extends RelayRound {
 
         private static final ClaimedEvent EVENT = new ClaimedEvent(1, UUID.randomUUID(), "Order", "1", "OrderPlaced",
@@ -206,7 +217,7 @@ class RelayWorkerTest {
             steps.add("launch " + number);
             launched.countDown();
             Integer size = sizes.poll();
-            if (size == null) {
+            if (size == null || size == 0) {
                 return Optional.empty();
             }
             Flight flight = new Flight(owner, RoundReport.Path.CLAIM, Collections.nCopies(size, EVENT), null,
