@@ -4,6 +4,7 @@ import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Api.Answer;
 import io.outboxrelay.support.Database;
 import io.outboxrelay.support.DevStack;
+import io.outboxrelay.support.LibertyServer;
 import io.outboxrelay.support.OutboxRows;
 import io.outboxrelay.support.OutboxRows.Row;
 import jakarta.json.JsonObject;
@@ -12,6 +13,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * returns, while liveness stays UP (a restart would not help). While the database is away, API calls
  * answer 503 problem documents and leave nothing half-committed. While Kafka is away the server stays
  * ready and keeps taking writes; the Kafka check of its own reports the outage, and an order taken meanwhile is
- * published once Kafka is back, its event charged no attempt.
+ * published once Kafka is back, its event charged no attempt; the Kafka client's warnings reach the server's log.
  */
 class HealthIT {
 
@@ -50,8 +55,9 @@ class HealthIT {
     }
 
     @Test
-    void readinessStaysUpWhileKafkaIsAwayAndTheKafkaCheckReportsTheOutage() {
+    void readinessStaysUpWhileKafkaIsAwayAndTheKafkaCheckReportsTheOutage() throws IOException {
         String customer = "kafka-outage-" + UUID.randomUUID();
+        long logBefore = messagesLogSize();
         try {
             DevStack.stopKafka();
             awaitKafkaCheck(503, "DOWN");
@@ -79,6 +85,24 @@ class HealthIT {
         assertThat(sent.attempts())
                 .as("an outage costs an event no attempt, even one over before the relay asks the cluster: " + sent)
                 .isZero();
+        assertThat(messagesLogSince(logBefore)).as("the server's log during the outage")
+                .containsPattern("org\\.apache\\.kafka\\.\\S+ +W .*could not be established");
+    }
+
+    /** The shared server's messages.log: where an operator reads what went wrong. */
+    private static Path messagesLog() {
+        return LibertyServer.directory(System.getProperty("it.server.name")).resolve("logs/messages.log");
+    }
+
+    private static long messagesLogSize() throws IOException {
+        return Files.size(messagesLog());
+    }
+
+    /** What the server logged after the log held {@code size} bytes (all of it, if it rolled over meanwhile). */
+    private static String messagesLogSince(long size) throws IOException {
+        byte[] log = Files.readAllBytes(messagesLog());
+        int from = log.length >= size ? (int) size : 0;
+        return new String(log, from, log.length - from, StandardCharsets.UTF_8);
     }
 
     /** The outbox row of the one order of this customer. */
