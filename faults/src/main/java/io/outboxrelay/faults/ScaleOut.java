@@ -1,5 +1,6 @@
 package io.outboxrelay.faults;
 
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +12,8 @@ import java.util.Map;
 /**
  * Scenario 4: two servers on one database and one Kafka. In a clean run under load through both,
  * no event may be published twice. Then one server is killed under load while it holds leased
- * rows: the other takes them over (after the lease runs out) and nothing is lost.
+ * rows: the other takes them over (after the lease runs out) and nothing is lost; in CDC mode the killed server
+ * is the one that streams, so the other also takes the stream over.
  */
 final class ScaleOut {
 
@@ -21,10 +23,17 @@ final class ScaleOut {
      */
     private static final String B_LINGER = "-Doutbox.relay.producer.linger.ms=2000";
     private static final int MOST_PAUSES = 20;
+    /** What a server in CDC mode logs when it took the stream's lock and streams. */
+    private static final String STREAMING = "Streaming the outbox's inserts";
 
     static List<Result> run(Suite suite) throws Exception {
         Server a = suite.primary();
-        Server b = suite.startServer("faults-b", Map.of(), B_LINGER);
+        Server b;
+        if (suite.cdc()) {
+            b = streamingSecond(suite, a);
+        } else {
+            b = suite.startServer("faults-b", Map.of(), B_LINGER);
+        }
         try {
             return List.of(clean(suite, a, b), takeover(suite, a, b));
         } finally {
@@ -75,9 +84,24 @@ final class ScaleOut {
             suite.settleAndCount(result, tag, load);
             result.fact("everything published and consumed", String.format("%.1f s after the kill (lease %s)",
                     (System.nanoTime() - killedAt) / 1e9, Suite.JVM_OPTIONS.get(0)));
-            result.fact("server b", "relays with " + B_LINGER + ", so the kill finds rows in its lease");
+            result.fact("server b", "relays with " + B_LINGER + ", so the kill finds rows in its lease"
+                    + (suite.cdc() ? "; it streams (started before a), so a takes the stream over" : ""));
         }
         return result;
+    }
+
+    /**
+     * In CDC mode one server streams at a time (the first to take the stream's lock) and the other leases only what the
+     * stream left for the safety net, so b has to be the one that streams for its kill to find leases: a stops, b
+     * starts and takes the lock, then a starts again and waits for it. The kill then also tests the stream's takeover.
+     */
+    private static Server streamingSecond(Suite suite, Server a) throws Exception {
+        a.stop();
+        Server b = suite.startServer("faults-b", Map.of(), B_LINGER);
+        Waits.until("server b to stream", Duration.ofMinutes(2), Duration.ofMillis(250),
+                () -> Files.exists(b.messagesLog()) && Files.readString(b.messagesLog()).contains(STREAMING));
+        a.startAndAwaitReady(Suite.SERVER_START);
+        return b;
     }
 
     /** Unsent rows with a live lease of the server with this pid (lease owners start with "pid@host"). */
