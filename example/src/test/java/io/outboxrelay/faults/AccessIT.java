@@ -3,6 +3,7 @@ package io.outboxrelay.faults;
 import io.outboxrelay.support.Api;
 import io.outboxrelay.support.Api.Answer;
 import io.outboxrelay.support.Database;
+import io.outboxrelay.support.LibertyServer;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
@@ -164,7 +165,7 @@ class AccessIT {
         signIn("operator", "a-wrong-password-" + UUID.randomUUID());
         Api.get("/outbox/api/events", Map.of("Authorization", "Basic " + Base64.getEncoder()
                 .encodeToString("viewer:another-wrong-one".getBytes(StandardCharsets.UTF_8))));
-        Path logs = Path.of(System.getProperty("it.wlp.home"), "usr", "servers", System.getProperty("it.server.name"), "logs");
+        Path logs = LibertyServer.logs(System.getProperty("it.server.name"));
 
         try (Stream<Path> files = Files.walk(logs)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {

@@ -18,6 +18,11 @@ public final class LibertyServer {
         return WLP.resolve("usr/servers").resolve(name);
     }
 
+    /** The named server's log folder ({@code messages.log}, {@code console.log}, FFDC). */
+    public static Path logs(String name) {
+        return directory(name).resolve("logs");
+    }
+
     /** The process id of the named, running server's JVM, from the pid file Liberty's script writes. */
     private static long pid(String name) throws IOException {
         return Long.parseLong(Files.readString(WLP.resolve("usr/servers/.pid").resolve(name + ".pid")).trim());

@@ -28,12 +28,7 @@ final class ScaleOut {
 
     static List<Result> run(Suite suite) throws Exception {
         Server a = suite.primary();
-        Server b;
-        if (suite.cdc()) {
-            b = streamingSecond(suite, a);
-        } else {
-            b = suite.startServer("faults-b", Map.of(), B_LINGER);
-        }
+        Server b = suite.cdc() ? streamingSecond(suite, a) : suite.startServer("faults-b", Map.of(), B_LINGER);
         try {
             return List.of(clean(suite, a, b), takeover(suite, a, b));
         } finally {

@@ -57,7 +57,7 @@ class HealthIT {
     @Test
     void readinessStaysUpWhileKafkaIsAwayAndTheKafkaCheckReportsTheOutage() throws IOException {
         String customer = "kafka-outage-" + UUID.randomUUID();
-        long logBefore = messagesLogSize();
+        long logBefore = Files.size(messagesLog());
         try {
             DevStack.stopKafka();
             awaitKafkaCheck(503, "DOWN");
@@ -91,11 +91,7 @@ class HealthIT {
 
     /** The shared server's messages.log: where an operator reads what went wrong. */
     private static Path messagesLog() {
-        return LibertyServer.directory(System.getProperty("it.server.name")).resolve("logs/messages.log");
-    }
-
-    private static long messagesLogSize() throws IOException {
-        return Files.size(messagesLog());
+        return LibertyServer.logs(System.getProperty("it.server.name")).resolve("messages.log");
     }
 
     /** What the server logged after the log held {@code size} bytes (all of it, if it rolled over meanwhile). */
