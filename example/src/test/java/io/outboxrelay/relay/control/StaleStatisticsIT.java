@@ -85,10 +85,12 @@ class StaleStatisticsIT {
     void markingABatchSentReadsTheBatchNotTheBacklog() throws SQLException {
         long before = reads();
 
-        store.markSent(OWNER, leased.stream().map(id -> new Sent(id, 0, id)).toList(), Instant.now());
+        store.markSent(OWNER, leased.stream().map(id -> new Sent(id, (int) (id % 6), id * 10)).toList(), Instant.now());
 
         assertThat(reads() - before).as("rows and index entries read").isLessThan(READS_PER_EVENT * BATCH);
         assertThat(count("SELECT count(*) FROM outbox_event_state WHERE status = 'SENT'")).isEqualTo(BATCH);
+        assertThat(count("SELECT count(*) FROM outbox_sent WHERE kafka_partition = id % 6 AND kafka_offset = id * 10"))
+                .as("each event recorded where it landed, not where another did").isEqualTo(BATCH);
         assertThat(count("SELECT count(*) FROM outbox_unsent")).as("the rest still queued").isEqualTo(BACKLOG - BATCH);
     }
 
