@@ -249,13 +249,13 @@ public class RelayStore {
      * that write outbox rows (retries, dead letters, a release, with {@link #MINE}) find them by
      * {@code ARRAY(SELECT id FROM mine)} alone, through the primary key, and take each row's values from their
      * arrays by the row's position in them ({@code array_position}; the SENT mark, the hot path, does not, see
-     * {@link #MARK_SENT}): no join with a table, so no join order for PostgreSQL to get wrong. Joined with the arrays, it compared them row by row where it
-     * expected one row from each (500 x 500 per batch: 68 ms a mark instead of 31, 350-650 ms with the ids
-     * filtering both sides), and where the statistics said the outbox was empty (a vacuum after a mass delete,
-     * until autovacuum analyzes it again) it built the join's hash table from the whole outbox, which it
-     * believed held one row (41,500 rows and index entries read for a batch of 500; see StaleStatisticsIT).
-     * V012 and V013 rid the queue's triggers and the aggregate indexes of the same kind of flaw: a mark of 500
-     * events with 100,000 waiting took 21 s there, now 3-5 ms.
+     * {@link #MARK_SENT}): no join with a table, so no join order for PostgreSQL to get wrong. Joined with the
+     * arrays, it compared them row by row where it expected one row from each (500 x 500 per batch: 68 ms a mark
+     * instead of 31, 350-650 ms with the ids filtering both sides), and where the statistics said the outbox was
+     * empty (a vacuum after a mass delete, until autovacuum analyzes it again) it built the join's hash table from
+     * the whole outbox, which it believed held one row (41,500 rows and index entries read for a batch of 500;
+     * see StaleStatisticsIT). V012 and V013 rid the queue's triggers and the aggregate indexes of the same kind of
+     * flaw: a mark of 500 events with 100,000 waiting took 21 s there, now 3-5 ms.
      */
     private static final String MINE_SENT = """
             WITH mine AS (
