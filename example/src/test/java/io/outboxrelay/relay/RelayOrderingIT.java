@@ -76,7 +76,7 @@ class RelayOrderingIT {
         Kafka.createTopic(topic, 3);
         String prefix = "parcel-" + UUID.randomUUID() + "-";
         int aggregates = 10;
-        int followers = 250; // per aggregate: 2,500 in all, more than a claim's window (four batches of 500)
+        int followers = 450; // per aggregate: 4,500 in all, more than a claim's window (two batches of 2,000)
         // one statement, so the relay sees every row at once; ids ascend with s: the ten heads first
         Database.update("""
                 INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, topic, payload, headers,

@@ -51,7 +51,7 @@ public class RelaySettings {
     @Inject @ConfigProperty(name = "outbox.relay.workers", defaultValue = "1")
     int workers;
 
-    @Inject @ConfigProperty(name = "outbox.relay.batch-size", defaultValue = "500")
+    @Inject @ConfigProperty(name = "outbox.relay.batch-size", defaultValue = "2000")
     int batchSize;
 
     @Inject @ConfigProperty(name = "outbox.relay.pipelined", defaultValue = "true")
@@ -95,6 +95,9 @@ public class RelaySettings {
 
     @Inject @ConfigProperty(name = "outbox.relay.ordering.block-on-dead", defaultValue = "false")
     boolean blockOnDead;
+
+    @Inject @ConfigProperty(name = "outbox.relay.ordering.events-per-aggregate", defaultValue = "4")
+    int eventsPerAggregate;
 
     @Inject @ConfigProperty(name = "outbox.cloudevents.source", defaultValue = "/outbox-relay")
     String cloudEventsSource;
@@ -167,6 +170,12 @@ public class RelaySettings {
     public Duration sendTimeout() { return Duration.ofMillis(sendTimeoutMs); }
     public String cloudEventsSource() { return cloudEventsSource; }
     public boolean blockOnDead() { return blockOnDead; }
+
+    /**
+     * With aggregate ordering, the most events of one aggregate a batch takes: consecutive ones, sent one after
+     * another, each once Kafka acknowledged the one before it.
+     */
+    public int eventsPerAggregate() { return Math.max(1, eventsPerAggregate); }
 
     public Ordering ordering() {
         return Ordering.valueOf(ordering.trim().toUpperCase(java.util.Locale.ROOT));

@@ -43,6 +43,8 @@ public class EventPublisher {
     private static final String CONNECTIONS_CLOSED = "connection-close-total";
     private static final PublishResult LEASE_RUNNING_OUT =
             new PublishResult.NotSent("the round's lease would run out before the record could land");
+    private static final PublishResult PREDECESSOR_DID_NOT_LAND =
+            new PublishResult.NotSent("the event before it of its aggregate did not land");
 
     @Inject
     KafkaSettings kafka;
@@ -60,28 +62,50 @@ public class EventPublisher {
     /** The producer's {@value #CONNECTIONS_CLOSED}, found as it is made; null without a producer, or if it has none. */
     private volatile Metric connectionsClosed;
 
+    /** As {@link #send(Map, Set, SendWindow, SendLayers)}, with every record in one layer. */
+    public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window) {
+        return send(records, isolated, window, SendLayers.together(records.keySet()));
+    }
+
     /**
-     * Hands every record but the {@code isolated} ones to the producer and returns without waiting for
+     * Hands the first layer's records but the {@code isolated} ones to the producer and returns without waiting for
      * Kafka: {@link #complete} waits for the acknowledgements and then sends the isolated ones (events that failed
-     * before), one at a time: a record the broker rejects can take the records batched with it down too (a batch
-     * holding a too-large record may only time out), so a suspect gets a batch of its own and cannot harm its
-     * neighbours twice.
+     * before), one at a time, and then the next layer the same way. A record the broker rejects can take the records
+     * batched with it down too (a batch holding a too-large record may only time out), so a suspect gets a batch of
+     * its own and cannot harm its neighbours twice.
      * <p>
-     * Topic by topic: each topic is checked once per batch (a missing one blocks for {@code max.block.ms}), and its
+     * Topic by topic: each topic is checked once per layer (a missing one blocks for {@code max.block.ms}), and its
      * records are handed over at once if the window is still open. Topics that passed before are checked first (they
      * answer from the producer's metadata) and those that failed before last, so events for a few missing topics
      * cannot use up the window of all the others, round after round. A record whose topic failed its check fails
      * now, window or not (it is never handed over); one whose topic was not reached before the window closed is
      * given back unsent.
      */
-    public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window) {
+    public Sending send(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window,
+                        SendLayers layers) {
         Producer<String, byte[]> producer = producer();
         long closedBefore = connectionsClosed();
+        Map<String, Throwable> unusableTopics = new HashMap<>();
+        Map<Long, ProducerRecord<String, byte[]>> first = new LinkedHashMap<>();
+        if (layers.count() > 0) {
+            layers.layer(0).forEach(id -> first.put(id, records.get(id)));
+        }
+        return new Sending(records, isolated, window, layers, unusableTopics,
+                handOver(producer, first, isolated, window, unusableTopics), closedBefore);
+    }
+
+    /**
+     * Checks the records' topics and hands each record but the isolated ones to the producer; see {@link #send}.
+     * Returns the records handed over, or failed without it.
+     */
+    private Map<Long, CompletableFuture<PublishResult>> handOver(Producer<String, byte[]> producer,
+                                                                 Map<Long, ProducerRecord<String, byte[]>> records,
+                                                                 Set<Long> isolated, SendWindow window,
+                                                                 Map<String, Throwable> unusableTopics) {
         Map<String, List<Long>> idsByTopic = new LinkedHashMap<>();
         records.forEach((id, record) -> idsByTopic.computeIfAbsent(record.topic(), topic -> new ArrayList<>()).add(id));
         List<String> topics = new ArrayList<>(idsByTopic.keySet());
         topics.sort(Comparator.comparingInt(this::checkOrder)); // stable: within a rank, as the batch has them
-        Map<String, Throwable> unusableTopics = new HashMap<>();
         Map<Long, CompletableFuture<PublishResult>> pending = new LinkedHashMap<>();
         for (String topic : topics) {
             boolean checked = window.open();
@@ -97,43 +121,74 @@ public class EventPublisher {
                 }
             }
         }
-        return new Sending(records, isolated, window, unusableTopics, pending, closedBefore);
+        return pending;
     }
 
     /**
-     * Waits for what {@link #send} handed over, then sends the isolated records; every row gets a result. The
-     * waiting begins with a flush: what still lingers in the producer goes now, in as few requests as it fits;
-     * unless {@code outbox.relay.producer.linger.ms} is configured, in which case records linger as it says.
+     * Waits for what {@link #send} handed over, then sends the isolated records, then the next layer's records whose
+     * predecessor landed, and so on; every row gets a result, a record whose predecessor did not land a
+     * {@link PublishResult.NotSent}. Each layer's waiting begins with a flush: what still lingers in the producer
+     * goes now, in as few requests as it fits; unless {@code outbox.relay.producer.linger.ms} is configured, in which
+     * case records linger as it says.
      */
     public Map<Long, PublishResult> complete(Sending sending) throws InterruptedException {
         Producer<String, byte[]> producer = producer();
-        if (!sending.pending().isEmpty() && flushEachBatch) {
-            flush(producer);
-        }
-        Map<Long, PublishResult> results = await(sending.pending());
+        SendLayers layers = sending.layers();
+        Map<Long, PublishResult> results = new LinkedHashMap<>();
+        Map<Long, CompletableFuture<PublishResult>> pending = sending.pending();
         PublishResult timedOut = null;
-        for (Map.Entry<Long, ProducerRecord<String, byte[]>> suspect : sending.records().entrySet()) {
-            if (!sending.isolated().contains(suspect.getKey())) {
-                continue;
+        for (int layer = 0; layer < layers.count(); layer++) {
+            if (layer > 0) {
+                Map<Long, ProducerRecord<String, byte[]>> ready = new LinkedHashMap<>();
+                for (Long id : layers.layer(layer)) {
+                    if (layers.mayGo(id, results)) {
+                        ready.put(id, sending.records().get(id));
+                    } else {
+                        results.put(id, PREDECESSOR_DID_NOT_LAND);
+                    }
+                }
+                pending = handOver(producer, ready, sending.isolated(), sending.window(), sending.unusableTopics());
             }
-            Throwable topicProblem = sending.unusableTopics().get(suspect.getValue().topic());
+            List<Long> suspects = layers.layer(layer).stream()
+                    .filter(id -> sending.isolated().contains(id) && !results.containsKey(id)).toList();
+            if (!pending.isEmpty() && flushEachBatch) {
+                flush(producer);
+            }
+            results.putAll(await(pending));
+            timedOut = sendAlone(producer, sending, suspects, results, timedOut);
+        }
+        return results;
+    }
+
+    /**
+     * Sends each suspect alone and waits for it, unless the window closed; after a send that timed out, the rest get
+     * its result without a send of their own (Kafka is slow or gone: do not wait a send timeout per suspect). Returns
+     * the timed-out result, if any so far.
+     */
+    private PublishResult sendAlone(Producer<String, byte[]> producer, Sending sending, List<Long> suspects,
+                                    Map<Long, PublishResult> results, PublishResult timedOutBefore)
+            throws InterruptedException {
+        PublishResult timedOut = timedOutBefore;
+        for (Long id : suspects) {
+            ProducerRecord<String, byte[]> suspect = sending.records().get(id);
+            Throwable topicProblem = sending.unusableTopics().get(suspect.topic());
             if (!sending.window().open() && topicProblem == null) {
-                results.put(suspect.getKey(), LEASE_RUNNING_OUT);
+                results.put(id, LEASE_RUNNING_OUT);
                 continue;
             }
-            if (timedOut != null) { // Kafka is slow or gone: do not wait a send timeout per suspect
-                results.put(suspect.getKey(), timedOut);
+            if (timedOut != null) {
+                results.put(id, timedOut);
                 continue;
             }
-            CompletableFuture<PublishResult> alone = send(producer, suspect.getValue(), topicProblem);
+            CompletableFuture<PublishResult> alone = send(producer, suspect, topicProblem);
             producer.flush();
-            PublishResult result = await(Map.of(suspect.getKey(), alone)).get(suspect.getKey());
-            results.put(suspect.getKey(), result);
+            PublishResult result = await(Map.of(id, alone)).get(id);
+            results.put(id, result);
             if (result instanceof Failed failed && FailureKind.of(failed.error()) == FailureKind.AMBIGUOUS) {
                 timedOut = result;
             }
         }
-        return results;
+        return timedOut;
     }
 
     /**
@@ -141,8 +196,8 @@ public class EventPublisher {
      * the producer's count of closed connections when they were handed over.
      */
     public record Sending(Map<Long, ProducerRecord<String, byte[]>> records, Set<Long> isolated, SendWindow window,
-                          Map<String, Throwable> unusableTopics, Map<Long, CompletableFuture<PublishResult>> pending,
-                          long connectionsClosedBefore) {
+                          SendLayers layers, Map<String, Throwable> unusableTopics,
+                          Map<Long, CompletableFuture<PublishResult>> pending, long connectionsClosedBefore) {
     }
 
     /**

@@ -86,13 +86,15 @@ public class RelayRound {
 
     /**
      * The first half of a round: claims a batch and hands its records to the producer without waiting
-     * for Kafka. Empty when there is nothing to claim, Kafka is down or another relay has our id.
-     * Another batch may be launched while this one is in flight: with aggregate ordering the claim skips
-     * every aggregate with a row in flight, so two batches never hold events of one aggregate.
+     * for Kafka; with aggregate ordering only the first event of each aggregate in it, the next ones follow
+     * each other's acknowledgements while the batch lands ({@link SendLayers}). Empty when there is nothing to
+     * claim, Kafka is down or another relay has our id. Another batch may be launched while this one is in
+     * flight: with aggregate ordering the claim skips every aggregate with a row in flight, so two batches never
+     * hold events of one aggregate.
      */
     public Optional<Flight> launch(String owner) throws SQLException {
         return launch(owner, Path.CLAIM, () -> store.claim(owner, settings.lease(), settings.batchSize(),
-                settings.ordering(), settings.blockOnDead(), settings.handover()));
+                settings.ordering(), settings.blockOnDead(), settings.eventsPerAggregate(), settings.handover()));
     }
 
     /**
@@ -154,8 +156,10 @@ public class RelayRound {
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());
         SendWindow window = SendWindow.opening(started, settings.lease(), publisher.landingBound(), System::nanoTime);
-        return Optional.of(new Flight(owner, path, claimed, publisher.send(records, failedBefore, window), spans,
-                started));
+        SendLayers layers = settings.ordering() == RelaySettings.Ordering.AGGREGATE ? SendLayers.of(claimed)
+                : SendLayers.together(records.keySet());
+        return Optional.of(new Flight(owner, path, claimed, publisher.send(records, failedBefore, window, layers),
+                spans, started));
     }
 
     /**
@@ -190,11 +194,14 @@ public class RelayRound {
         long marking = System.nanoTime();
         store.markSent(owner, decision.sent(), done);
         Duration marked = Duration.ofNanos(System.nanoTime() - marking);
-        retry(owner, decision.retries(), done);
-        Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters());
         List<Long> givenBack = new ArrayList<>(decision.released());
         givenBack.addAll(decision.unsent());
+        // before the retries: a retry moves its aggregate's later events to its own time, among them events of this
+        // batch not sent because it failed; given back after it, they would be due at once and, held back behind it,
+        // fill the claim's window
         store.release(owner, givenBack, done);
+        retry(owner, decision.retries(), done);
+        Outcomes.DeadLetterDecision lettered = deadLetter(owner, outcomes, decision.deadLetters());
         if (!decision.outage() && !decision.sent().isEmpty()) {
             outage.reachable();
         }

@@ -59,8 +59,11 @@ public class RelayStore {
 
     private static final int DEADLOCK_ATTEMPTS = 3;
 
-    /** The claim reads at most this many due rows (times the batch size) when checking aggregate order. */
-    static final int ORDERING_SCAN_FACTOR = 4;
+    /**
+     * The claim reads at most this many due rows (times the batch size) when checking aggregate order: room for
+     * whole runs of the aggregates a batch in flight does not hold.
+     */
+    static final int ORDERING_SCAN_FACTOR = 2;
 
     /**
      * Read from the statement's snapshot once a row is leased. Only an outcome changes a claimable row, and
@@ -128,9 +131,13 @@ public class RelayStore {
             """ + LEASE_AND_RETURN;
 
     /**
-     * As above, but a row is skipped while an earlier row of its aggregate is still queued (PENDING,
-     * leased or in backoff, or IN_FLIGHT from an earlier release; with {@code blockOnDead} also DLT or
-     * DEAD), so each aggregate's events reach Kafka in id order.
+     * As above, but a row is skipped while an earlier row of its aggregate is still queued and not in the batch
+     * (PENDING, leased or in backoff, or IN_FLIGHT from an earlier release; with {@code blockOnDead} also DLT or DEAD),
+     * so each aggregate's events reach Kafka in id order. A batch takes up to {@code %4$d} consecutive events of an
+     * aggregate, a run, which the relay sends one after another, each once the one before it was acknowledged (see
+     * {@link SendLayers}); aggregates are taken in the order of their oldest event, whole runs first, so that a batch
+     * in flight holds as few aggregates as it can and the claim made beside it finds the others free.
+     * <p>
      * The window holds the oldest waiting rows that are due and not leased, in id order, not in due
      * order: a row given back after its round is due later than the rows its aggregate appended after
      * it, and a window in due order once filled with such followers, every one held back by a row
@@ -141,20 +148,23 @@ public class RelayStore {
      * of an aggregate that precedes a window row is either in the window itself (due and not leased, so
      * the window's scan took it) or below the window's last id and not claimable now. So the window's rows
      * and the rows the relay cannot take below its end (leased, in backoff, or in CDC mode not handed over
-     * yet) are grouped by aggregate, and an aggregate's first row goes if it is in the window. Its cost is
-     * those rows, read in id order from the pending index as the window's are, and one sort or hash of
-     * them. Before 2026-12-05 each window row was checked by an index probe of its aggregate
-     * for an earlier waiting row: claiming 1,000,000 events of 1,000 aggregates 500 at a time on one
-     * connection, 6.4-7.0 ms of the database's time per claim, 5.5-5.9 ms now (the same with a second batch
-     * leased meanwhile, as the pipelined relay holds one: 6.5-6.8 ms, 5.5-5.9 now).
+     * yet) are numbered per aggregate in id order, and a window row goes if no row the relay cannot take
+     * comes before it and it is among its aggregate's first {@code %4$d}. Its cost is those rows, read in id order
+     * from the pending index as the window's are, and one sort of them. Before 2026-12-05 each window row was checked
+     * by an index probe of its aggregate for an earlier waiting row.
+     * <p>
+     * A run's rows are locked with {@code SKIP LOCKED}, like any claim's, so another relay's claim or an outcome
+     * may take a row out of a run: its later rows are then not leased either (their locks are kept to the end of
+     * the statement, nothing else), or they would go to Kafka ahead of it.
      * <p>
      * The statement is shaped so that no plan can go quadratic, whatever PostgreSQL believes
      * about the table: right after a bulk insert, before autovacuum analyzed it, a NOT EXISTS
      * anti-join and an IN semi-join were planned as nested loops over the whole table (a claim of
      * 500 from 100,000 fresh rows took 30 s; the relay stalled for a minute), and an anti-join of the
      * window with the waiting rows was planned as a nested loop where the statistics said the queue was
-     * empty. There is no join: the window's ids, and then the chosen ones, are arrays looked up by primary
-     * key, and the grouping reads each row once. With {@code blockOnDead} an earlier dead letter holds an
+     * empty. There is no join with a table: the window's ids, and then the chosen ones, are arrays looked up by
+     * primary key, the numbering reads each row once, and the runs are checked against the locked rows by a
+     * hashed subquery of at most a batch. With {@code blockOnDead} an earlier dead letter holds an
      * aggregate back too; dead letters can pile up by the thousand, so that one check stays a probe of
      * the aggregate index per chosen row ({@code %3$s}).
      * Rows behind an event waiting for a retry are moved to that retry's time (see
@@ -167,23 +177,35 @@ public class RelayStore {
 
                  ORDER BY c.id
                  LIMIT %2$d),
-            firsts AS (
-                SELECT min(q.id) AS first, min(q.id) FILTER (WHERE q.claimable) AS first_claimable
+            numbered AS (
+                SELECT q.id, q.aggregate_key, q.claimable,
+                       count(*) FILTER (WHERE NOT q.claimable) OVER aggregate_ AS held_before,
+                       row_number() OVER aggregate_ AS place, first_value(q.id) OVER aggregate_ AS oldest
                   FROM (SELECT w.id, w.aggregate_key, true AS claimable FROM window_ w
                         UNION ALL
                         SELECT c.id, c.aggregate_key, false FROM outbox_unsent c
                          WHERE c.status = 'PENDING' AND c.id < (SELECT max(id) FROM window_)
                            AND NOT (""" + DUE + " AND " + NOT_LEASED + """
             )) q
-                 GROUP BY q.aggregate_key),
-            claimable AS (
+                WINDOW aggregate_ AS (PARTITION BY q.aggregate_key ORDER BY q.id)),
+            chosen AS MATERIALIZED (
+                SELECT n.id, n.aggregate_key FROM numbered n
+                 WHERE n.claimable AND n.held_before = 0 AND n.place <= %4$d
+                 ORDER BY n.oldest, n.id
+                 LIMIT %1$d),
+            locked AS MATERIALIZED (
                 SELECT c.id FROM outbox_unsent c
-                 WHERE c.id = ANY (ARRAY(SELECT f.first FROM firsts f WHERE f.first = f.first_claimable))
+                 WHERE c.id = ANY (ARRAY(SELECT id FROM chosen))
                    AND c.status = 'PENDING' AND""" + " " + DUE + " AND " + NOT_LEASED + """
             %3$s
                  ORDER BY c.id
-                 LIMIT %1$d
                  FOR NO KEY UPDATE OF c SKIP LOCKED),
+            claimable AS (
+                SELECT r.id FROM (
+                    SELECT ch.id, bool_and(ch.id IN (SELECT id FROM locked))
+                                      OVER (PARTITION BY ch.aggregate_key ORDER BY ch.id) AS unbroken
+                      FROM chosen ch) r
+                 WHERE r.unbroken),
             """ + LEASE_AND_RETURN;
 
     /**
@@ -417,11 +439,13 @@ public class RelayStore {
      * whenever a vacuum or an analyze of the queue changes its statistics, and in a stream of orders it went back
      * to planning most claims (docs/benchmark.md, "The claim's plan").
      */
-    static String claimStatement(Ordering ordering, boolean blockOnDead, Duration handover, int limit) {
+    static String claimStatement(Ordering ordering, boolean blockOnDead, int eventsPerAggregate, Duration handover,
+                                 int limit) {
         // Locale.ROOT: a default locale with digits of its own would write the limits in them
         String claim = ordering == Ordering.NONE ? String.format(Locale.ROOT, CLAIM_UNORDERED, limit)
                 : String.format(Locale.ROOT, CLAIM_IN_AGGREGATE_ORDER, limit, limit * ORDERING_SCAN_FACTOR,
-                        blockOnDead ? " AND " + NOTHING_EARLIER_WAITS.formatted("'DLT', 'DEAD'") : "");
+                        blockOnDead ? " AND " + NOTHING_EARLIER_WAITS.formatted("'DLT', 'DEAD'") : "",
+                        Math.max(1, eventsPerAggregate));
         return handover.isZero() ? claim
                 : claim.replace(DUE, "(" + DUE + " AND (c.claimed_before OR c.next_attempt_at <= now() - interval '"
                         + handover.toMillis() + " milliseconds'))");
@@ -438,12 +462,15 @@ public class RelayStore {
         return CLAIM_FOLLOWERS.formatted(holding, holding);
     }
 
-    /** Claims due rows for {@code lease}, as the database's clock measures it. */
+    /**
+     * Claims due rows for {@code lease}, as the database's clock measures it; with aggregate ordering up to
+     * {@code eventsPerAggregate} consecutive events of an aggregate, which must be sent in {@link SendLayers}.
+     */
     public List<ClaimedEvent> claim(String owner, Duration lease, int limit, Ordering ordering, boolean blockOnDead,
-                                    Duration handover) throws SQLException {
+                                    int eventsPerAggregate, Duration handover) throws SQLException {
         return connections.run(connection -> {
             try (PreparedStatement claim = connection.prepareStatement(
-                    claimStatement(ordering, blockOnDead, handover, limit))) {
+                    claimStatement(ordering, blockOnDead, eventsPerAggregate, handover, limit))) {
                 claim.setString(1, owner);
                 claim.setLong(2, lease.toMillis());
                 return claimed(claim);

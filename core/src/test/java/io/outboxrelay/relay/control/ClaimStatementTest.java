@@ -18,9 +18,10 @@ class ClaimStatementTest {
         Locale before = Locale.getDefault(Locale.Category.FORMAT);
         Locale.setDefault(Locale.Category.FORMAT, Locale.forLanguageTag("ar-EG")); // 500 in Arabic-Indic digits
         try {
-            assertThat(RelayStore.claimStatement(Ordering.AGGREGATE, true, Duration.ZERO, 500))
-                    .contains("LIMIT 2000)", "LIMIT 500\n").doesNotContain("LIMIT ?", ARABIC_INDIC_500);
-            assertThat(RelayStore.claimStatement(Ordering.NONE, false, Duration.ofMinutes(1), 500))
+            assertThat(RelayStore.claimStatement(Ordering.AGGREGATE, true, 4, Duration.ZERO, 500))
+                    .contains("LIMIT 1000)", "LIMIT 500)", "place <= 4\n")
+                    .doesNotContain("LIMIT ?", ARABIC_INDIC_500, "\u0664");
+            assertThat(RelayStore.claimStatement(Ordering.NONE, false, 4, Duration.ofMinutes(1), 500))
                     .contains("LIMIT 500\n").doesNotContain("LIMIT ?", ARABIC_INDIC_500);
         } finally {
             Locale.setDefault(Locale.Category.FORMAT, before);

@@ -1,6 +1,7 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
+import io.outboxrelay.schema.boundary.SchemaMigration;
 import io.outboxrelay.support.Database;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * only, so this is where the unordered claim ({@code outbox.relay.ordering=none}) runs at all.
  */
 class ClaimStatementsIT {
+
+    /** The relay's default, {@code outbox.relay.ordering.events-per-aggregate}. */
+    private static final int EVENTS_PER_AGGREGATE = 4;
 
     @Test
     void anUnorderedClaimTakesUpToItsLimitAndNothingLeasedAlready() throws SQLException {
@@ -79,18 +83,80 @@ class ClaimStatementsIT {
     }
 
     @Test
-    void anOrderedClaimTakesAnAggregatesFirstEventOnly() throws SQLException {
+    void anOrderedClaimTakesAnAggregatesFirstEventsUpToItsShareAndNoneBehindThem() throws SQLException {
         for (boolean blockOnDead : List.of(false, true)) {
-            rolledBack(connection -> {
-                String aggregate = "claim-" + UUID.randomUUID();
-                long first = insert(connection, aggregate);
-                long second = insert(connection, aggregate);
+            for (int perAggregate : List.of(1, 4)) {
+                rolledBack(connection -> {
+                    String aggregate = "claim-" + UUID.randomUUID();
+                    List<Long> events = new ArrayList<>();
+                    for (int i = 0; i < 6; i++) {
+                        events.add(insert(connection, aggregate));
+                    }
 
-                List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, 500);
+                    List<Long> claimed = claim(connection, Ordering.AGGREGATE, blockOnDead, perAggregate, 10_000);
+                    List<Long> again = claim(connection, Ordering.AGGREGATE, blockOnDead, perAggregate, 10_000);
 
-                assertThat(claimed).as("the second waits until the first is sent").contains(first).doesNotContain(second);
-            });
+                    String which = "blockOnDead=" + blockOnDead + ", " + perAggregate + " per aggregate";
+                    assertThat(claimed).as(which + ": the first ones, in a run").containsAll(
+                            events.subList(0, perAggregate)).doesNotContainAnyElementsOf(
+                            events.subList(perAggregate, events.size()));
+                    assertThat(again).as(which + ": the rest wait until those are sent")
+                            .doesNotContainAnyElementsOf(events);
+                });
+            }
         }
+    }
+
+    /**
+     * A batch in flight holds back every aggregate it has events of, so a batch should hold as few aggregates as it
+     * can: whole runs of the oldest aggregates rather than the oldest events of many.
+     */
+    @Test
+    void aFullBatchTakesWholeRunsOfTheOldestAggregates() throws SQLException {
+        inSchemaOfItsOwn(connection -> {
+            List<Long> first = new ArrayList<>();
+            List<Long> second = new ArrayList<>();
+            for (int i = 0; i < 4; i++) { // interleaved: first, second, first, second, ...
+                first.add(insert(connection, "first"));
+                second.add(insert(connection, "second"));
+            }
+
+            List<Long> claimed = claim(connection, Ordering.AGGREGATE, false, 4, 4);
+
+            assertThat(claimed).as("the run of the aggregate with the oldest event")
+                    .containsExactlyInAnyOrderElementsOf(first);
+        });
+    }
+
+    /**
+     * A run's first event taken by another relay meanwhile (here: locked by another transaction, as a claim or an
+     * outcome locks it) must keep the rest of the run back, or they would go to Kafka ahead of it.
+     */
+    @Test
+    void aRunStopsWhereAnotherTransactionHoldsAnEventOfIt() throws SQLException {
+        inSchemaOfItsOwn(connection -> {
+            long locked = insert(connection, "run");
+            long behindLocked = insert(connection, "run");
+            long elsewhere = insert(connection, "elsewhere");
+            try (Statement wait = connection.createStatement()) {
+                wait.execute("SET lock_timeout = '5s'"); // a claim that waits for the held row fails, not hangs
+            }
+            try (Connection other = connectTo(schemaOf(connection))) {
+                other.setAutoCommit(false);
+                try (PreparedStatement lock = other.prepareStatement(
+                        "SELECT id FROM outbox_unsent WHERE id = ? FOR NO KEY UPDATE")) {
+                    lock.setLong(1, locked);
+                    lock.executeQuery().close();
+                }
+
+                assertThat(claim(connection, Ordering.AGGREGATE, false, 4, 500))
+                        .as("the other aggregate's event; neither of the run's").containsExactly(elsewhere);
+
+                other.rollback();
+            }
+            assertThat(claim(connection, Ordering.AGGREGATE, false, 4, 500)).as("once the lock is gone, the run")
+                    .containsExactly(locked, behindLocked);
+        });
     }
 
     @Test
@@ -225,18 +291,28 @@ class ClaimStatementsIT {
         return claim(connection, ordering, blockOnDead, limit, Duration.ZERO);
     }
 
-    /** As {@code RelayStore.claim} binds the statement; the ids it leased. */
+    private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int perAggregate,
+                                    int limit) throws SQLException {
+        return claim(connection, ordering, blockOnDead, perAggregate, limit, Duration.ZERO);
+    }
+
     private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int limit,
                                     Duration handover) throws SQLException {
+        return claim(connection, ordering, blockOnDead, EVENTS_PER_AGGREGATE, limit, handover);
+    }
+
+    /** As {@code RelayStore.claim} binds the statement; the ids it leased, in id order. */
+    private static List<Long> claim(Connection connection, Ordering ordering, boolean blockOnDead, int perAggregate,
+                                    int limit, Duration handover) throws SQLException {
         try (PreparedStatement claim = connection.prepareStatement(
-                RelayStore.claimStatement(ordering, blockOnDead, handover, limit))) {
+                RelayStore.claimStatement(ordering, blockOnDead, perAggregate, handover, limit))) {
             claim.setString(1, "claim-statements-it");
             claim.setLong(2, 60_000);
             return ids(claim);
         }
     }
 
-    /** The ids of the events a claim statement leased. */
+    /** The ids of the events a claim statement leased, in id order. */
     private static List<Long> ids(PreparedStatement claim) throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (ResultSet rows = claim.executeQuery()) {
@@ -244,6 +320,7 @@ class ClaimStatementsIT {
                 ids.add(rows.getLong("id"));
             }
         }
+        ids.sort(null);
         return ids;
     }
 
@@ -251,6 +328,39 @@ class ClaimStatementsIT {
     @FunctionalInterface
     private interface Work {
         void in(Connection connection) throws SQLException;
+    }
+
+    /**
+     * What a test does on a connection of its own schema, migrated as the server's, where it may commit: the server's
+     * relay never sees those rows. The schema is dropped afterwards.
+     */
+    private static void inSchemaOfItsOwn(Work work) throws SQLException {
+        String schema = "claim_it_" + UUID.randomUUID().toString().replace("-", "");
+        SchemaMigration.flyway(ClaimStatementsIT.class.getClassLoader())
+                .dataSource(Database.URL, Database.USER, Database.PASSWORD)
+                .schemas(schema)
+                .createSchemas(true)
+                .load().migrate();
+        try (Connection connection = connectTo(schema)) {
+            work.in(connection);
+        } finally {
+            try (Connection connection = Database.connect(); Statement ddl = connection.createStatement()) {
+                ddl.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            }
+        }
+    }
+
+    /** A connection whose unqualified names resolve in the given schema. */
+    private static Connection connectTo(String schema) throws SQLException {
+        Connection connection = Database.connect();
+        try (Statement path = connection.createStatement()) {
+            path.execute("SET search_path TO " + schema);
+        }
+        return connection;
+    }
+
+    private static String schemaOf(Connection connection) throws SQLException {
+        return connection.getSchema();
     }
 
     private static void rolledBack(Work work) throws SQLException {
