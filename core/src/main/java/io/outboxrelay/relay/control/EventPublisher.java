@@ -96,7 +96,8 @@ public class EventPublisher {
 
     /**
      * Checks the records' topics and hands each record but the isolated ones to the producer; see {@link #send}.
-     * Returns the records handed over, or failed without it.
+     * Returns each of those records' result to come: handed over, failed at once (its topic failed its check) or
+     * given back (the window closed first).
      */
     private Map<Long, CompletableFuture<PublishResult>> handOver(Producer<String, byte[]> producer,
                                                                  Map<Long, ProducerRecord<String, byte[]>> records,
