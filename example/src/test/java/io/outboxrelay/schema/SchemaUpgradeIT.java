@@ -1,8 +1,6 @@
 package io.outboxrelay.schema;
 
-import io.outboxrelay.schema.boundary.SchemaMigration;
-import io.outboxrelay.support.Database;
-import org.flywaydb.core.api.configuration.FluentConfiguration;
+import io.outboxrelay.support.SchemaOfItsOwn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,26 +25,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SchemaUpgradeIT {
 
-    private final String schema = "upgrade_it_" + UUID.randomUUID().toString().replace("-", "");
+    private final SchemaOfItsOwn schema = SchemaOfItsOwn.named("upgrade_it_");
 
     @AfterEach
     void dropSchema() throws SQLException {
-        try (Connection connection = Database.connect(); Statement ddl = connection.createStatement()) {
-            ddl.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
+        schema.close();
     }
 
     @Test
     void theBacklogOfAnEarlierReleaseIsQueuedForTheRelayAndStaysInStepAfterwards() throws SQLException {
-        migrate("2"); // a release that still wrote IN_FLIGHT into the row
-        try (Connection connection = connectToSchema()) {
+        schema.migrateTo("2"); // a release that still wrote IN_FLIGHT into the row
+        try (Connection connection = schema.connect()) {
             long first = insert(connection, "order-1", "PENDING");
             long second = insert(connection, "order-1", "PENDING");
             long inFlight = insert(connection, "order-2", "IN_FLIGHT");
             long deadLetter = insert(connection, "order-3", "DLT");
             insert(connection, "order-4", "SENT"); // published already: not queued
 
-            migrate(null);
+            schema.migrate();
 
             assertThat(queue(connection)).as("queued by the upgrade").isEqualTo(Map.of(
                     first, "PENDING", second, "PENDING", inFlight, "PENDING", deadLetter, "DLT"));
@@ -72,8 +68,8 @@ class SchemaUpgradeIT {
 
     @Test
     void leasesOfTheLeaseTableReleaseGoWithTheirQueuedRowsAndItsRelaysClaimNoMore() throws SQLException {
-        migrate("5"); // a release that leased in outbox_lease
-        try (Connection connection = connectToSchema()) {
+        schema.migrateTo("5"); // a release that leased in outbox_lease
+        try (Connection connection = schema.connect()) {
             long held = insert(connection, "order-1", "PENDING");
             long ranOut = insert(connection, "order-2", "PENDING");
             long waiting = insert(connection, "order-3", "PENDING");
@@ -82,7 +78,7 @@ class SchemaUpgradeIT {
             update(connection, "INSERT INTO outbox_lease (id, lease_owner, lease_until)"
                     + " VALUES (?, 'earlier-relay', now() - interval '1 minute')", ranOut);
 
-            migrate(null);
+            schema.migrate();
 
             assertThat(leaseOwners(connection)).as("the live lease moved into its queued row, nothing else")
                     .isEqualTo(Map.of(held, "earlier-relay", ranOut, "-", waiting, "-"));
@@ -95,14 +91,14 @@ class SchemaUpgradeIT {
 
     @Test
     void eventsPublishedBeforeTheUpgradeStaySentAndAPublishedRecordFollowsItsRow() throws SQLException {
-        migrate("13"); // a release that marked SENT in the outbox row itself
-        try (Connection connection = connectToSchema()) {
+        schema.migrateTo("13"); // a release that marked SENT in the outbox row itself
+        try (Connection connection = schema.connect()) {
             long markedInRow = insert(connection, "order-1", "PENDING");
             update(connection, "UPDATE outbox_event SET status = 'SENT', kafka_partition = 2, kafka_offset = 40,"
                     + " published_at = now() WHERE id = ?", markedInRow);
             long waiting = insert(connection, "order-2", "PENDING");
 
-            migrate(null);
+            schema.migrate();
 
             // published by this release, as its relay's mark does: the queue row goes, the record is written
             update(connection, "DELETE FROM outbox_unsent WHERE id = ?", waiting);
@@ -137,15 +133,6 @@ class SchemaUpgradeIT {
         return shown;
     }
 
-    /** A connection whose unqualified names resolve in this test's schema. */
-    private Connection connectToSchema() throws SQLException {
-        Connection connection = Database.connect();
-        try (Statement path = connection.createStatement()) {
-            path.execute("SET search_path TO " + schema);
-        }
-        return connection;
-    }
-
     private static Map<Long, String> leaseOwners(Connection connection) throws SQLException {
         Map<Long, String> owners = new TreeMap<>();
         try (Statement query = connection.createStatement();
@@ -161,7 +148,7 @@ class SchemaUpgradeIT {
         List<String> names = new ArrayList<>();
         try (PreparedStatement query = connection.prepareStatement("SELECT indexname FROM pg_indexes"
                 + " WHERE schemaname = ? AND tablename = 'outbox_event' AND indexdef LIKE '%status%'")) {
-            query.setString(1, schema);
+            query.setString(1, schema.name());
             try (ResultSet rows = query.executeQuery()) {
                 while (rows.next()) {
                     names.add(rows.getString(1));
@@ -169,17 +156,6 @@ class SchemaUpgradeIT {
             }
         }
         return names;
-    }
-
-    private void migrate(String target) {
-        FluentConfiguration configuration = SchemaMigration.flyway(getClass().getClassLoader())
-                .dataSource(Database.URL, Database.USER, Database.PASSWORD)
-                .schemas(schema)
-                .createSchemas(true);
-        if (target != null) {
-            configuration.target(target);
-        }
-        configuration.load().migrate();
     }
 
     private static long insert(Connection connection, String aggregateId, String status) throws SQLException {

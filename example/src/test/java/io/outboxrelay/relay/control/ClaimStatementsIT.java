@@ -1,8 +1,8 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.relay.boundary.RelaySettings.Ordering;
-import io.outboxrelay.schema.boundary.SchemaMigration;
 import io.outboxrelay.support.Database;
+import io.outboxrelay.support.SchemaOfItsOwn;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -113,7 +113,7 @@ class ClaimStatementsIT {
      */
     @Test
     void aFullBatchTakesWholeRunsOfTheOldestAggregates() throws SQLException {
-        inSchemaOfItsOwn(connection -> {
+        inSchemaOfItsOwn((connection, schema) -> {
             List<Long> first = new ArrayList<>();
             List<Long> second = new ArrayList<>();
             for (int i = 0; i < 4; i++) { // interleaved: first, second, first, second, ...
@@ -134,14 +134,14 @@ class ClaimStatementsIT {
      */
     @Test
     void aRunStopsWhereAnotherTransactionHoldsAnEventOfIt() throws SQLException {
-        inSchemaOfItsOwn(connection -> {
+        inSchemaOfItsOwn((connection, schema) -> {
             long locked = insert(connection, "run");
             long behindLocked = insert(connection, "run");
             long elsewhere = insert(connection, "elsewhere");
             try (Statement wait = connection.createStatement()) {
                 wait.execute("SET lock_timeout = '5s'"); // a claim that waits for the held row fails, not hangs
             }
-            try (Connection other = connectTo(schemaOf(connection))) {
+            try (Connection other = schema.connect()) {
                 other.setAutoCommit(false);
                 try (PreparedStatement lock = other.prepareStatement(
                         "SELECT id FROM outbox_unsent WHERE id = ? FOR NO KEY UPDATE")) {
@@ -330,37 +330,19 @@ class ClaimStatementsIT {
         void in(Connection connection) throws SQLException;
     }
 
-    /**
-     * What a test does on a connection of its own schema, migrated as the server's, where it may commit: the server's
-     * relay never sees those rows. The schema is dropped afterwards.
-     */
-    private static void inSchemaOfItsOwn(Work work) throws SQLException {
-        String schema = "claim_it_" + UUID.randomUUID().toString().replace("-", "");
-        SchemaMigration.flyway(ClaimStatementsIT.class.getClassLoader())
-                .dataSource(Database.URL, Database.USER, Database.PASSWORD)
-                .schemas(schema)
-                .createSchemas(true)
-                .load().migrate();
-        try (Connection connection = connectTo(schema)) {
-            work.in(connection);
-        } finally {
-            try (Connection connection = Database.connect(); Statement ddl = connection.createStatement()) {
-                ddl.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    /** What a test does on a connection to a schema of its own (see {@link SchemaOfItsOwn}), where it may commit. */
+    @FunctionalInterface
+    private interface WorkInSchema {
+        void in(Connection connection, SchemaOfItsOwn schema) throws SQLException;
+    }
+
+    private static void inSchemaOfItsOwn(WorkInSchema work) throws SQLException {
+        try (SchemaOfItsOwn schema = SchemaOfItsOwn.named("claim_it_")) {
+            schema.migrate();
+            try (Connection connection = schema.connect()) {
+                work.in(connection, schema);
             }
         }
-    }
-
-    /** A connection whose unqualified names resolve in the given schema. */
-    private static Connection connectTo(String schema) throws SQLException {
-        Connection connection = Database.connect();
-        try (Statement path = connection.createStatement()) {
-            path.execute("SET search_path TO " + schema);
-        }
-        return connection;
-    }
-
-    private static String schemaOf(Connection connection) throws SQLException {
-        return connection.getSchema();
     }
 
     private static void rolledBack(Work work) throws SQLException {
