@@ -40,34 +40,33 @@ class ConnectMarkIT {
     void eachRecordMarksItsOwnEventWhereItLandedAndTheUnseenComeBack() throws SQLException {
         try (SchemaOfItsOwn schema = SchemaOfItsOwn.named("connect_mark_it_")) {
             schema.migrate();
-            Map<String, Long> ids = new TreeMap<>();
-            Map<String, UUID> eventIds = new TreeMap<>();
+            Appended first;
+            Appended second;
+            Appended published;
             try (Connection connection = schema.connect()) {
-                for (String name : List.of("first", "second", "published")) {
-                    UUID eventId = UUID.randomUUID();
-                    ids.put(name, insert(connection, eventId));
-                    eventIds.put(name, eventId);
-                }
+                first = append(connection);
+                second = append(connection);
+                published = append(connection);
                 // published before, by the polling relay: its queue row gone, its record written
-                execute(connection, "DELETE FROM outbox_unsent WHERE id = " + ids.get("published"));
+                execute(connection, "DELETE FROM outbox_unsent WHERE id = " + published.id());
                 execute(connection, "INSERT INTO outbox_sent (id, kafka_partition, kafka_offset, published_at)"
-                        + " VALUES (" + ids.get("published") + ", 5, 50, '" + PUBLISHED_BEFORE + "')");
+                        + " VALUES (" + published.id() + ", 5, 50, '" + PUBLISHED_BEFORE + "')");
             }
             UUID unknown = UUID.randomUUID();
 
             Set<UUID> unseen = storeIn(schema).markLanded(List.of(
-                    new Landed(eventIds.get("second"), 2, 200, LANDED),
+                    new Landed(second.eventId(), 2, 200, LANDED),
                     new Landed(unknown, 9, 900, LANDED),
-                    new Landed(eventIds.get("first"), 1, 100, LANDED),
-                    new Landed(eventIds.get("published"), 3, 300, LANDED),
-                    new Landed(eventIds.get("first"), 7, 700, LANDED))); // the connector sent it again
+                    new Landed(first.eventId(), 1, 100, LANDED),
+                    new Landed(published.eventId(), 3, 300, LANDED),
+                    new Landed(first.eventId(), 7, 700, LANDED))); // the connector sent it again
 
             assertThat(unseen).as("the records of events this outbox does not hold").containsExactly(unknown);
             try (Connection connection = schema.connect()) {
                 assertThat(records(connection)).as("where each event landed, as the console shows it").isEqualTo(Map.of(
-                        ids.get("first"), "1/100 at " + LANDED,
-                        ids.get("second"), "2/200 at " + LANDED,
-                        ids.get("published"), "5/50 at " + PUBLISHED_BEFORE)); // as published before
+                        first.id(), "1/100 at " + LANDED,
+                        second.id(), "2/200 at " + LANDED,
+                        published.id(), "5/50 at " + PUBLISHED_BEFORE)); // as published before
                 assertThat(queued(connection)).as("nothing left for the relay to send").isEmpty();
             }
         }
@@ -92,14 +91,19 @@ class ConnectMarkIT {
         return store;
     }
 
-    private static long insert(Connection connection, UUID eventId) throws SQLException {
+    /** An outbox row: its id, and the event id a consumer and Connect mode know it by. */
+    private record Appended(long id, UUID eventId) {
+    }
+
+    private static Appended append(Connection connection) throws SQLException {
+        UUID eventId = UUID.randomUUID();
         try (PreparedStatement insert = connection.prepareStatement("""
                 INSERT INTO outbox_event (event_id, aggregate_type, aggregate_id, event_type, event_version, topic, payload, headers)
                 VALUES (?, 'Payment', 'payment-1', 'PaymentMade', 1, 'payments', '{}'::jsonb, '{}'::jsonb) RETURNING id""")) {
             insert.setObject(1, eventId);
             try (ResultSet row = insert.executeQuery()) {
                 row.next();
-                return row.getLong(1);
+                return new Appended(row.getLong(1), eventId);
             }
         }
     }
