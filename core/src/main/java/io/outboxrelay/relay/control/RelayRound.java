@@ -151,7 +151,8 @@ public class RelayRound {
             return Optional.empty();
         }
         Map<Long, ProducerRecord<String, byte[]>> records = new LinkedHashMap<>();
-        claimed.forEach(event -> records.put(event.id(), KafkaRecords.of(event, settings.cloudEventsSource())));
+        KafkaRecords.Batch batch = new KafkaRecords.Batch(settings.cloudEventsSource());
+        claimed.forEach(event -> records.put(event.id(), batch.of(event)));
         PublishSpans spans = PublishSpans.start(tracing, claimed, records);
         Set<Long> failedBefore = claimed.stream().filter(event -> event.attempts() > 0)
                 .map(ClaimedEvent::id).collect(Collectors.toSet());

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -38,6 +39,27 @@ class KafkaRecordsTest {
         assertThat(header(record, "id")).isEqualTo(eventId.toString());
         assertThat(header(record, "aggregate_type")).isEqualTo("Order");
         assertThat(header(record, "correlation-id")).isEqualTo("checkout-9");
+    }
+
+    @Test
+    void aBatchsRecordsEachCarryTheirOwnEventsIdAndTime() {
+        OffsetDateTime later = event.createdAt().plusNanos(1_000);
+        ClaimedEvent second = new ClaimedEvent(8, UUID.fromString("01a22c4e-2e34-7685-b333-fb431cb2d460"), "Order",
+                "order-2", "OrderPaid", 2, "order.events", "{}", Map.of(), 0, event.createdAt(), null);
+        ClaimedEvent third = new ClaimedEvent(9, UUID.fromString("01a22c4e-2e34-7685-b333-fb431cb2d461"), "Order",
+                "order-1", "OrderShipped", 1, "order.events", "{}", Map.of(), 0, later, null);
+        KafkaRecords.Batch batch = new KafkaRecords.Batch("/outbox-relay");
+
+        List<ProducerRecord<String, byte[]>> records = List.of(batch.of(event), batch.of(second), batch.of(third));
+
+        assertThat(records).extracting(record -> header(record, "ce_time")).containsExactly(
+                "2026-11-30T10:00:00Z", "2026-11-30T10:00:00Z", "2026-11-30T10:00:00.000001Z");
+        assertThat(records).extracting(record -> header(record, "ce_id") + " " + header(record, "id")).containsExactly(
+                eventId + " " + eventId, second.eventId() + " " + second.eventId(), third.eventId() + " " + third.eventId());
+        assertThat(records).extracting(record -> header(record, "event_version")).containsExactly("1", "2", "1");
+        assertThat(records).extracting(record -> header(record, "ce_source")).containsOnly("/outbox-relay");
+        assertThat(records.get(0).headers().lastHeader("correlation-id")).isNotNull();
+        assertThat(records.get(1).headers().lastHeader("correlation-id")).as("only the event that stored it").isNull();
     }
 
     @Test

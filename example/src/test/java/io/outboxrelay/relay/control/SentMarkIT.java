@@ -1,6 +1,7 @@
 package io.outboxrelay.relay.control;
 
 import io.outboxrelay.database.boundary.OutboxDataSources;
+import io.outboxrelay.relay.control.Outcomes.Sent;
 import io.outboxrelay.relay.control.RelayStore.Landed;
 import io.outboxrelay.support.Database;
 import io.outboxrelay.support.SchemaOfItsOwn;
@@ -25,19 +26,19 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Connect mode's mark ({@link RelayStore#markLanded}) on the real PostgreSQL, in a schema of the test's own: what the
- * console shows of each event a Kafka Connect worker published is where that very record landed, and the records of
- * events this outbox cannot see come back to be marked again later. {@code ConnectModeIT} covers the mode end to end;
- * this is the statement with a poll's records in an order of their own, a record seen twice, an event published
- * before and an event the outbox does not hold.
+ * The statements that record published events, on the real PostgreSQL, in a schema of the test's own: what the console
+ * shows of each event is where that very record landed. Connect mode's mark ({@link RelayStore#markLanded}; the mode
+ * end to end is {@code ConnectModeIT}'s) with a poll's records in an order of their own, a record seen twice, an
+ * event published before and an event the outbox does not hold; the relay's own ({@link RelayStore#markSent}) for a
+ * batch with an event that has a record already.
  */
-class ConnectMarkIT {
+class SentMarkIT {
 
     private static final Instant LANDED = Instant.parse("2026-12-07T10:00:00Z");
     private static final Instant PUBLISHED_BEFORE = Instant.parse("2026-12-01T08:00:00Z");
 
     @Test
-    void eachRecordMarksItsOwnEventWhereItLandedAndTheUnseenComeBack() throws SQLException {
+    void connectModeMarksEachEventWhereItsRecordLandedAndTheUnseenComeBack() throws SQLException {
         try (SchemaOfItsOwn schema = SchemaOfItsOwn.named("connect_mark_it_")) {
             schema.migrate();
             Appended first;
@@ -67,6 +68,34 @@ class ConnectMarkIT {
                         first.id(), "1/100 at " + LANDED,
                         second.id(), "2/200 at " + LANDED,
                         published.id(), "5/50 at " + PUBLISHED_BEFORE)); // as published before
+                assertThat(queued(connection)).as("nothing left for the relay to send").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aBatchWithAnEventPublishedBeforeIsMarkedWhereEachOfItsRecordsLanded() throws SQLException {
+        try (SchemaOfItsOwn schema = SchemaOfItsOwn.named("sent_mark_it_")) {
+            schema.migrate();
+            Appended first;
+            Appended again;
+            try (Connection connection = schema.connect()) {
+                first = append(connection);
+                again = append(connection);
+                // published before and put back in the queue by hand: its record is still there
+                execute(connection, "INSERT INTO outbox_sent (id, kafka_partition, kafka_offset, published_at)"
+                        + " VALUES (" + again.id() + ", 5, 50, '" + PUBLISHED_BEFORE + "')");
+                execute(connection, "UPDATE outbox_unsent SET lease_owner = 'relay-a',"
+                        + " lease_until = now() + interval '1 minute'");
+            }
+
+            storeIn(schema).markSent("relay-a", List.of(new Sent(first.id(), 1, 100), new Sent(again.id(), 2, 200)),
+                    LANDED);
+
+            try (Connection connection = schema.connect()) {
+                assertThat(records(connection)).as("where each event landed this time").isEqualTo(Map.of(
+                        first.id(), "1/100 at " + LANDED,
+                        again.id(), "2/200 at " + LANDED));
                 assertThat(queued(connection)).as("nothing left for the relay to send").isEmpty();
             }
         }
