@@ -56,6 +56,7 @@ public class RelayStore {
 
     /** PostgreSQL's SQLSTATE for a transaction it aborted to break a deadlock. */
     private static final String DEADLOCK_DETECTED = "40P01";
+    /** PostgreSQL's SQLSTATE for a row whose key another row has already. */
     private static final String UNIQUE_VIOLATION = "23505";
     /** A {@code jsonb} empty object as PostgreSQL writes it out. */
     private static final String NO_HEADERS = "{}";
