@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * how outbox-relay-rows wakes the relay (the append's way, the default, or its way before 2026-12-03);
  * {@code --steady-search false}: only the given steady rates, no search for the highest sustained one;
  * {@code --drain-timing after-written|while-written}: the drains' clock (see {@link Backlog.Timing}; after-written, the
- * default, holds each contender back while its backlog is committed);
+ * default, holds each contender back while its backlog is committed); {@code --drain-warm-up 0.2}: the share of its
+ * rows each contender drains unmeasured before the first round (0: none, as before 2026-12-07, night);
  * {@code --server-consumers-away true}: the given server's sample consumers read another topic ({@link #CONSUMERS_AWAY}),
  * so its write path is the one with the append and the relay alone, and nothing waits for the consumers;
  * {@code --aggregates N}: the events of every contender are spread over N aggregates, in turn (1,000 by default;
@@ -122,7 +123,8 @@ public final class Bench {
         Path pidFile = Path.of("bench", ".stack", "server.pid");
 
         OutboxRelayServer relay = new OutboxRelayServer("outbox-relay",
-                "the server's settings: defaults (aggregate ordering, batch 500, 1 worker) unless its environment says otherwise");
+                "the server's settings: defaults (aggregate ordering, up to 4 events per aggregate, batch 2,000, 1 worker) unless its"
+                        + " environment says otherwise");
         List<Contender> contenders = new ArrayList<>(List.of(new RawKafka(), relay, new Gruelbox(), new DebeziumCdc(),
                 new SeedsPoller()));
         // the steady figure has one contender more: Outbox Relay with plain rows, beside its orders API
@@ -139,7 +141,8 @@ public final class Bench {
         contenders.removeIf(contender -> !only.isEmpty() && !only.contains(contender.name()));
         steadyContenders.keySet().removeIf(name -> !only.isEmpty() && !only.contains(name));
         Backlog.Timing timing = Backlog.Timing.of(options.get("drain-timing", Backlog.Timing.AFTER_WRITTEN.option()));
-        Drains drains = new Drains(rows, rounds, mode.slowCap, Math.min(rows, mode.gruelboxRows), timing);
+        Drains drains = new Drains(rows, rounds, mode.slowCap, Math.min(rows, mode.gruelboxRows),
+                Double.parseDouble(options.get("drain-warm-up", "0.2")), timing);
         List<SteadyLatency.Step> steady = new ArrayList<>();
         Map<String, String> steadyWrites = new LinkedHashMap<>();
         WritePath.Result withAppend = null;
@@ -263,7 +266,7 @@ public final class Bench {
                 relay.memory(), tuned == null ? null : tuned.memory(), tuned == null ? null : TUNED.toString(),
                 startServer ? outOfMemory(log) : null, notMeasured);
         Report report = new Report(LocalDate.now(), Machine.describe(), mode.name().toLowerCase(Locale.ROOT), postgres,
-                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), drains.timings(), drains.cpu(),
+                reported, drains.eventsPerSecond(), drains.committedSeconds(), drains.rowsDrained(), drains.warmUpRows(), drains.timings(), drains.cpu(),
                 relay.memory().peakRssMiB() * 1024, extra);
         Path out = Path.of(options.get("out", "results"));
         Files.createDirectories(out);

@@ -15,6 +15,11 @@ interface Contender extends AutoCloseable {
      */
     Backlog.Drained drain(Env env, int n, Backlog.Timing timing) throws Exception;
 
+    /** A drain before the counted ones, as {@link #drain}, that leaves nothing in what the contender reports. */
+    default Backlog.Drained warmUp(Env env, int n, Backlog.Timing timing) throws Exception {
+        return drain(env, n, timing);
+    }
+
     @Override
     default void close() throws Exception {
     }

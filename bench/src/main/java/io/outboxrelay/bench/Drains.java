@@ -9,6 +9,8 @@ import java.util.Map;
  * The backlog drain figure: each round drains the same number of rows through every contender,
  * one at a time; the slow seeds' poller drains fewer, and so may gruelbox (full mode). Collects
  * events/s per contender and round, the seconds its rows took to commit, and where the machine's CPU went.
+ * Before the first round every contender drains a share of its rows unmeasured, so that no counted round
+ * measures code its JVM has not compiled yet (the steady and write figures warm up likewise).
  */
 final class Drains {
 
@@ -16,15 +18,22 @@ final class Drains {
     private final int rounds;
     private final int slowCap;
     private final int gruelboxRows;
+    private final double warmUpShare;
     private final Map<String, List<Double>> eventsPerSecond = new LinkedHashMap<>();
     private final Map<String, List<Double>> committedSeconds = new LinkedHashMap<>();
     private final Map<String, Integer> rowsDrained = new LinkedHashMap<>();
+    private final Map<String, Integer> warmUpRows = new LinkedHashMap<>();
     private final Map<String, Backlog.Timing> timings = new LinkedHashMap<>();
     private final Map<String, List<ProcessCpu.PerOrder>> cpu = new LinkedHashMap<>();
 
     private final Backlog.Timing timing;
 
-    Drains(int rows, int rounds, int slowCap, int gruelboxRows, Backlog.Timing timing) {
+    /** {@code warmUpShare}: the share of its rows each contender drains unmeasured first (0: none). */
+    Drains(int rows, int rounds, int slowCap, int gruelboxRows, double warmUpShare, Backlog.Timing timing) {
+        if (warmUpShare < 0 || warmUpShare > 1) {
+            throw new IllegalArgumentException("the drains' warm-up is a share of their rows, from 0 to 1: " + warmUpShare);
+        }
+        this.warmUpShare = warmUpShare;
         this.timing = timing;
         this.rows = rows;
         this.rounds = rounds;
@@ -33,10 +42,19 @@ final class Drains {
     }
 
     void run(Env env, List<Contender> contenders) throws Exception {
+        for (Contender contender : contenders) {
+            int n = (int) Math.round(rowsOf(contender) * warmUpShare);
+            if (n > 0) {
+                System.out.printf("warm-up    %-18s draining %,d rows, not counted ...%n", contender.name(), n);
+                Backlog.Drained drained = contender.warmUp(env, n, timing);
+                warmUpRows.put(contender.name(), n);
+                System.out.printf("warm-up    %-18s %,10.0f events/s, not counted%n", contender.name(),
+                        n / (drained.nanos() / 1e9));
+            }
+        }
         for (int round = 1; round <= rounds; round++) {
             for (Contender contender : contenders) {
-                int n = contender instanceof SeedsPoller ? Math.min(rows, slowCap)
-                        : contender instanceof Gruelbox ? gruelboxRows : rows;
+                int n = rowsOf(contender);
                 System.out.printf("round %d/%d  %-18s draining %,d rows ...%n", round, rounds, contender.name(), n);
                 Backlog.Drained drained = contender.drain(env, n, timing);
                 double perSecond = n / (drained.nanos() / 1e9);
@@ -54,6 +72,10 @@ final class Drains {
         }
     }
 
+    private int rowsOf(Contender contender) {
+        return contender instanceof SeedsPoller ? Math.min(rows, slowCap) : contender instanceof Gruelbox ? gruelboxRows : rows;
+    }
+
     Map<String, List<Double>> eventsPerSecond() {
         return eventsPerSecond;
     }
@@ -65,6 +87,11 @@ final class Drains {
 
     Map<String, Integer> rowsDrained() {
         return rowsDrained;
+    }
+
+    /** Per contender, the rows it drained unmeasured before its first round (absent: none). */
+    Map<String, Integer> warmUpRows() {
+        return warmUpRows;
     }
 
     /** Per contender and round (where {@code /proc} could be read), the CPU each process spent per event. */

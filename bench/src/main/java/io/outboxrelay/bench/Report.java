@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  */
 record Report(LocalDate date, Machine machine, String mode, PostgresSettings postgres, List<Contender> contenders,
               Map<String, List<Double>> eventsPerSecond, Map<String, List<Double>> committedSeconds,
-              Map<String, Integer> rowsDrained, Map<String, Backlog.Timing> timings,
+              Map<String, Integer> rowsDrained, Map<String, Integer> warmUpRows, Map<String, Backlog.Timing> timings,
               Map<String, List<ProcessCpu.PerOrder>> drainCpu, long relayMaxRssKiB, Figures figures) {
 
     /** How the drains were timed, each timing with the contenders it applied to where they differ. */
@@ -183,6 +183,18 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                 + " the safety net; stream is CDC mode's change stream. Claims include the empty ones.\n\n" + md;
     }
 
+    /** How the drains warmed up: each contender alike, or not at all. */
+    String warmedUp() {
+        if (warmUpRows.isEmpty()) {
+            return "Warm-up: none; each contender's first round drained on code its JVM had not compiled yet.";
+        }
+        return "Same warm-up: before its first counted round each contender drained a share of its round's rows unmeasured ("
+                + warmUpRows.entrySet().stream().map(entry -> entry.getKey() + " " + String.format(Locale.ROOT, "%,d", entry.getValue()))
+                        .collect(Collectors.joining(", "))
+                + "), as the steady and write figures warm up first; until 2026-12-07 the drains had no warm-up, and most"
+                + " contenders' first round was their slowest.";
+    }
+
     /** What is the same for every contender, and what still differs. */
     List<String> fairness() {
         return List.of(
@@ -193,6 +205,7 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
                         + " Debezium's engine runs and reads the WAL, but hands no batch over, so what it decoded before the"
                         + " clock (at most its queue, 16,384 changes) is its head start; gruelbox does not process and the"
                         + " seeds' poller does not run."),
+                warmedUp(),
                 "Same PostgreSQL, settings pinned (shared_buffers=1GB, max_wal_size=8GB, checkpoint_timeout=15min when the"
                         + " benchmark starts it) and printed above as the server reports them.",
                 "Same records: key (one of " + String.format(Locale.ROOT, "%,d", Shape.aggregates()) + " aggregate ids, in turn),"
