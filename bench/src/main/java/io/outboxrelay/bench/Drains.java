@@ -9,8 +9,9 @@ import java.util.Map;
  * The backlog drain figure: each round drains the same number of rows through every contender,
  * one at a time; the slow seeds' poller drains fewer, and so may gruelbox (full mode). Collects
  * events/s per contender and round, the seconds its rows took to commit, and where the machine's CPU went.
- * Before the first round every contender drains a share of its rows unmeasured, so that no counted round
- * measures code its JVM has not compiled yet (the steady and write figures warm up likewise).
+ * Before the first round every contender drains a share of its rows unmeasured, so that the first counted round
+ * does not pay alone for a cold JIT (the steady and write figures warm up likewise); a fifth does not warm the
+ * relay's server fully (docs/benchmark.md, "The drains warmed up alike").
  */
 final class Drains {
 

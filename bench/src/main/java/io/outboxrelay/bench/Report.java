@@ -186,7 +186,7 @@ record Report(LocalDate date, Machine machine, String mode, PostgresSettings pos
     /** How the drains warmed up: each contender alike, or not at all. */
     String warmedUp() {
         if (warmUpRows.isEmpty()) {
-            return "Warm-up: none; each contender's first round drained on code its JVM had not compiled yet.";
+            return "Warm-up: none; each contender's first round drained on a cold JIT.";
         }
         return "Same warm-up: before its first counted round each contender drained a share of its round's rows unmeasured ("
                 + warmUpRows.entrySet().stream().map(entry -> entry.getKey() + " " + String.format(Locale.ROOT, "%,d", entry.getValue()))

@@ -59,7 +59,7 @@ class BenchSmokeIT {
         // every database contender was held back while its backlog was committed, the server's relay included
         CONTENDERS.stream().filter(name -> !name.equals("raw-kafka")).forEach(name ->
                 assertThat(json).containsPattern("\"name\": \"" + name + "\"[^}]*\"timing\": \"after-written\""));
-        // and each first drained a fifth of its rows unmeasured, so no counted round ran on uncompiled code
+        // and each first drained a fifth of its rows unmeasured, alike for all, which the report says
         assertThat(json).contains("Same warm-up:");
         CONTENDERS.forEach(name -> assertThat(json).contains(name + " 40"));
         assertThat(Files.readString(report.resolveSibling(report.getFileName().toString().replace(".json", ".svg"))))
