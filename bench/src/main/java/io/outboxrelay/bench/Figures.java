@@ -90,9 +90,9 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
         for (SteadyLatency.Step s : steady) {
             steps.add(String.format(Locale.ROOT, "      {\"contender\": \"%s\", \"rate\": %d, \"seconds\": %.0f, \"written\": %d,"
                     + " \"writtenPerSecond\": %.0f, \"consumed\": %d, \"sustained\": %b, \"note\": \"%s\", \"p50Ms\": %s,"
-                    + " \"p95Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s", s.contender(), s.rate(), s.seconds(), s.written(),
-                    s.writtenPerSecond(), s.consumed(), s.sustained(), Report.escape(s.note()), ms(s.p50()), ms(s.p95()),
-                    ms(s.p99()), ms(s.max())) + cpuJson(s) + "}");
+                    + " \"p95Ms\": %s, \"p99Ms\": %s, \"maxMs\": %s, \"slowest\": \"%s\"", s.contender(), s.rate(),
+                    s.seconds(), s.written(), s.writtenPerSecond(), s.consumed(), s.sustained(), Report.escape(s.note()),
+                    ms(s.p50()), ms(s.p95()), ms(s.p99()), ms(s.max()), Report.escape(s.slowest())) + cpuJson(s) + "}");
         }
         json.append(String.join(",\n", steps)).append("\n    ],\n    \"highestSustained\": {");
         List<String> highest = new ArrayList<>();
@@ -218,6 +218,11 @@ record Figures(List<SteadyLatency.Step> steady, Map<String, String> steadyWrites
                 md.append(String.format(Locale.ROOT, "| %s | %,d | %,.0f | %s | %s | %s | %s | %s |%n", s.contender(), s.rate(),
                         s.writtenPerSecond(), s.sustained() ? "yes" : "**no**: " + s.note(), ms(s.p50()), ms(s.p95()),
                         ms(s.p99()), ms(s.max())));
+            }
+            md.append("\nWhen each step's slowest events (at or over its p99) were committed, in bursts of commits under 100 ms"
+                    + " apart, the largest first (UTC; to look up in the logs of the same moment):\n\n");
+            for (SteadyLatency.Step s : steady) {
+                md.append(String.format(Locale.ROOT, "- %s at %,d events/s: %s%n", s.contender(), s.rate(), s.slowest()));
             }
             md.append(steadyCpuMarkdown());
             md.append("\nHighest rate sustained (of those tried): ");

@@ -3,6 +3,10 @@ package io.outboxrelay.bench;
 import org.awaitility.core.ConditionTimeoutException;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,15 +36,18 @@ final class SteadyLatency {
     private static final int BISECTION_STEPS = 2;
     static final int FLOOR = 25;
     static final int RAMP_CAP = 50_000;
+    private static final long BURST_GAP_MILLIS = 100;
+    private static final int BURSTS_SHOWN = 4;
 
     /**
      * One rate step. Latencies in milliseconds over the events that arrived; NaN when none did. {@code cpu}: what each
      * process spent per event written, from the writer's start until every event arrived or the grace ran out (null
-     * without {@code /proc}); {@code busy}: the share of the machine's cores busy over that span.
+     * without {@code /proc}); {@code busy}: the share of the machine's cores busy over that span; {@code slowest}: when
+     * the events at or over the p99 were committed (see {@link #slowBursts}).
      */
     record Step(String contender, int rate, double seconds, long written, double writtenPerSecond, long consumed,
                 boolean sustained, String note, double p50, double p95, double p99, double max, ProcessCpu.PerOrder cpu,
-                double busy) {
+                double busy, String slowest) {
     }
 
     private SteadyLatency() {
@@ -144,6 +151,7 @@ final class SteadyLatency {
         try (LatencyConsumer consumer = new LatencyConsumer(env, steady, first, count)) {
             ProcessCpu.Sample before = Backlog.cpuSample(env);
             long started = System.nanoTime();
+            long startedWallMillis = System.currentTimeMillis();
             RateWriter.Written written = RateWriter.write(steady, first, rate, time);
             boolean allArrived = arrivedWithin(consumer, written.count(), GRACE);
             ProcessCpu.PerOrder cpu = Backlog.cpuPerEvent(env, before, (int) written.count());
@@ -163,11 +171,13 @@ final class SteadyLatency {
                     : !allArrived ? "backlog grew: not all consumed within " + GRACE.toSeconds() + " s after the writer stopped"
                     : grew ? "backlog grew: the last quarter's median latency is over twice the first quarter's"
                     : "";
+            double p99 = percentile(latencies, 99);
             Step step = new Step(name, rate, time.toSeconds(), written.count(), written.perSecond(), latencies.length,
-                    sustained, note, percentile(latencies, 50), percentile(latencies, 95), percentile(latencies, 99),
-                    percentile(latencies, 100), cpu, busy);
+                    sustained, note, percentile(latencies, 50), percentile(latencies, 95), p99, percentile(latencies, 100),
+                    cpu, busy, slowBursts(written.commitNanos(), consumer.arrivals(), p99, started, startedWallMillis));
             System.out.printf("steady   %-13s %,7d events/s: %s, p50 %.1f ms, p99 %.1f ms, max %.1f ms %s%n", name, rate,
                     sustained ? "sustained" : "NOT sustained", step.p50(), step.p99(), step.max(), note);
+            System.out.printf("steady   %-13s %,7d events/s: %s%n", name, rate, step.slowest());
             if (cpu != null) {
                 System.out.printf(Locale.ROOT, "steady   %-13s %,7d events/s: CPU µs per event: server %.1f, PostgreSQL %.1f,"
                                 + " Kafka %.1f, harness %.1f, other %.1f; the machine %.0f%% busy%n", name, rate,
@@ -199,6 +209,45 @@ final class SteadyLatency {
         Arrays.sort(first);
         Arrays.sort(last);
         return percentile(last, 50) > 2 * percentile(first, 50) + 50;
+    }
+
+    /**
+     * When the slowest events (latency at or above {@code p99}) were committed: in bursts of events committed less than
+     * {@link #BURST_GAP_MILLIS} apart, the largest {@link #BURSTS_SHOWN} by wall-clock time of their first commit, their
+     * count and their highest latency. A p99 made of a few bursts points at pauses (a vacuum, a lock, a collection) to
+     * look up in the logs of the same minute; one spread over the whole step points at a steady cost.
+     */
+    static String slowBursts(AtomicLongArray commits, AtomicLongArray arrivals, double p99, long startedNanos,
+                             long startedWallMillis) {
+        if (Double.isNaN(p99)) {
+            return "no event arrived";
+        }
+        List<long[]> bursts = new ArrayList<>(); // first commit (nanos), last commit (nanos), events, worst latency (µs)
+        for (int i = 0; i < commits.length(); i++) {
+            long committed = commits.get(i);
+            long arrived = arrivals.get(i);
+            if (committed <= 0 || arrived <= 0 || (arrived - committed) / 1e6 < p99) {
+                continue;
+            }
+            long micros = (arrived - committed) / 1_000;
+            long[] last = bursts.isEmpty() ? null : bursts.get(bursts.size() - 1);
+            if (last != null && committed - last[1] < BURST_GAP_MILLIS * 1_000_000) {
+                last[1] = Math.max(last[1], committed);
+                last[2]++;
+                last[3] = Math.max(last[3], micros);
+            } else {
+                bursts.add(new long[]{committed, committed, 1, micros});
+            }
+        }
+        long slow = bursts.stream().mapToLong(burst -> burst[2]).sum();
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "the %,d events at or over p99 came in %d burst%s",
+                slow, bursts.size(), bursts.size() == 1 ? "" : "s"));
+        bursts.stream().sorted((a, b) -> Long.compare(b[2], a[2])).limit(BURSTS_SHOWN).forEach(burst -> line.append(
+                String.format(Locale.ROOT, "; at %s %d event%s up to %.1f ms",
+                        LocalTime.ofInstant(Instant.ofEpochMilli(startedWallMillis + (burst[0] - startedNanos) / 1_000_000),
+                                ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS),
+                        burst[2], burst[2] == 1 ? "" : "s", burst[3] / 1e3)));
+        return line.toString();
     }
 
     /** Latencies in write order (by sequence) of the events that were written and arrived. */
