@@ -35,4 +35,16 @@ class TableStatisticsTest {
         assertThat(TableStatistics.needsVacuum(19_999, 80_000)).as("the end of a backlog").isTrue();
         assertThat(TableStatistics.needsVacuum(40, 4_999)).as("too few dead rows to pay for a vacuum").isFalse();
     }
+
+    @Test
+    void theQueuesIndexesAreRebuiltOnceADrainedBacklogLeftThemLarge() {
+        long mib = 1024 * 1024;
+        assertThat(TableStatistics.needsRebuild(0, 85 * mib)).as("1,000,000 events drained, none waiting").isTrue();
+        assertThat(TableStatistics.needsRebuild(40, 16 * mib)).as("a steady stream after a backlog").isTrue();
+        assertThat(TableStatistics.needsRebuild(0, 15 * mib)).as("too small to slow a vacuum down").isFalse();
+        assertThat(TableStatistics.needsRebuild(1_000_000, 85 * mib)).as("a backlog still waiting needs its entries")
+                .isFalse();
+        assertThat(TableStatistics.needsRebuild(5_000, 85 * mib)).as("5,000 waiting need a fraction of it").isTrue();
+        assertThat(TableStatistics.needsRebuild(-1, 85 * mib)).as("no count yet (a negative estimate)").isTrue();
+    }
 }

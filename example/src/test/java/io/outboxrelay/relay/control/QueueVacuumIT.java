@@ -13,14 +13,21 @@ import java.sql.Statement;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The relay's statistics task vacuums the queue while a backlog drains, so that its claims stop stepping over the
- * index entries of the events already published, and leaves a queue about to empty to autovacuum. The task runs
+ * index entries of the events already published, and rebuilds the indexes a drained backlog left large, which every
+ * later vacuum would read whole. The task runs
  * here against a queue of its own schema, on the real PostgreSQL: a queue's rows die as the relay's outcomes delete
  * them, here as the events' rows are deleted (the queue's trigger deletes theirs), and no relay claims from it.
  */
 class QueueVacuumIT {
+
+    private static final String INDEX_BYTES =
+            "SELECT sum(pg_relation_size(indexrelid)) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass";
+    private static final String INVALID_INDEXES =
+            "SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass AND NOT indisvalid";
 
     private String schema;
     private Connection connection;
@@ -69,6 +76,38 @@ class QueueVacuumIT {
         leave(1_000); // a steady stream leaves few events waiting and many published since the last vacuum
         assertVacuumedByTheStatisticsTask();
         assertThat(count("SELECT count(*) FROM outbox_unsent")).as("the events still waiting").isEqualTo(40);
+    }
+
+    @Test
+    void theIndexesADrainedBacklogLeftLargeAreRebuiltAroundTheEventsStillWaiting() throws SQLException {
+        append(1_000);
+        try (Statement sql = connection.createStatement()) {
+            // what a rebuild cut short leaves: an invalid copy of an index, kept up to date with every append
+            assertThatThrownBy(() -> sql.execute("CREATE UNIQUE INDEX CONCURRENTLY outbox_unsent_pkey_ccnew ON outbox_unsent"
+                    + " (aggregate_key)")).as("1,000 events of 500 aggregates share keys").isInstanceOf(SQLException.class);
+            // a backlog came and went: its queue rows are gone, the pages of their index entries stay with the indexes
+            sql.executeUpdate("INSERT INTO outbox_unsent (id, aggregate_key, status, next_attempt_at)"
+                    + " SELECT 1000000000 + g, g % 1000, 'PENDING', now() + interval '1 day' FROM generate_series(1, 400000) g");
+            sql.executeUpdate("DELETE FROM outbox_unsent WHERE id > 1000000000");
+            sql.execute("SELECT pg_stat_force_next_flush()");
+        }
+        assertThat(count(INDEX_BYTES)).as("the indexes a backlog left").isGreaterThan(TableStatistics.REBUILD_MIN_BYTES);
+        assertThat(count(INVALID_INDEXES)).as("the leftover").isOne();
+
+        Awaitility.await("the statistics task rebuilt the queue's indexes").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    statistics.refreshIfStale();
+                    return count(INDEX_BYTES) < 1024 * 1024;
+                });
+
+        assertThat(count(INVALID_INDEXES)).as("the leftover dropped, no new one").isZero();
+        assertThat(count("SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass")).as("the queue's indexes")
+                .isEqualTo(4);
+        try (Statement sql = connection.createStatement()) {
+            sql.execute("SET enable_seqscan = off"); // the events still waiting, found through the rebuilt index
+            assertThat(count("SELECT count(*) FROM outbox_unsent WHERE status = 'PENDING'")).isEqualTo(1_000);
+            sql.execute("RESET enable_seqscan");
+        }
     }
 
     /** The statistics task, looking as often as it would, vacuumed the queue and left no dead row in it. */
