@@ -7,19 +7,25 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Inserts one row per transaction through one connection per writer thread: the steady writer of
+ * Inserts one row per transaction, each on a connection of its own while it runs: the steady writer of
  * the contenders whose outbox is a plain table. The statement takes the key and the JSON payload;
  * something may follow each commit (Outbox Relay's {@code NOTIFY}).
+ * <p>
+ * The connections are kept for the writer's life and shared by whichever threads write, as a
+ * pool would: until 2026-12-07 each writer thread had one of its own, and as every steady step
+ * writes from new threads, each step began by opening {@link RateWriter#THREADS} connections to
+ * PostgreSQL (a process and a password exchange each), which delayed its first 100-150 events by up
+ * to 50-170 ms and made the largest burst of the step's slowest percent.
  */
 final class RowWriter implements AutoCloseable {
 
     private final Env env;
     private final String insert;
     private final AfterCommit afterCommit;
+    private final Queue<Statements> idle = new ConcurrentLinkedQueue<>();
     private final Queue<Connection> connections = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<Statements> statements = new ThreadLocal<>();
 
-    /** One writer thread's connection and statements. */
+    /** A connection and its prepared insert. */
     private record Statements(Connection connection, PreparedStatement insert) {
     }
 
@@ -45,13 +51,12 @@ final class RowWriter implements AutoCloseable {
 
     /** Returns once the row is committed. */
     void insert(String key, String payload) throws SQLException {
-        Statements mine = statements.get();
+        Statements mine = idle.poll();
         if (mine == null) {
             Connection connection = env.connect();
             connections.add(connection);
             connection.setAutoCommit(true);
             mine = new Statements(connection, connection.prepareStatement(insert));
-            statements.set(mine);
         }
         mine.insert().setString(1, key);
         mine.insert().setString(2, payload);
@@ -59,6 +64,7 @@ final class RowWriter implements AutoCloseable {
         if (afterCommit != null) {
             afterCommit.committed(mine.connection());
         }
+        idle.add(mine); // a connection whose write failed is left out: a later write opens another
     }
 
     /**
