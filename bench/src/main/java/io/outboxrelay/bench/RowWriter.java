@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * The connections are kept for the writer's life and shared by whichever threads write, as a
  * pool would: until 2026-12-07 each writer thread had one of its own, and as every steady step
  * writes from new threads, each step began by opening {@link RateWriter#THREADS} connections to
- * PostgreSQL (a process and a password exchange each), which delayed its first 100-150 events by up
- * to 50-170 ms and made the largest burst of the step's slowest percent.
+ * PostgreSQL (a process and a password exchange each), which delayed its first 50-130 events by up
+ * to 20-75 ms, the largest burst of the step's slowest percent.
  */
 final class RowWriter implements AutoCloseable {
 

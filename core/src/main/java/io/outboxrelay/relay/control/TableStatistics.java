@@ -55,11 +55,11 @@ import java.util.logging.Logger;
  * 982 pages and 5 ms. So once the queue's indexes hold {@link #REBUILD_MIN_BYTES} or more and far more than its
  * waiting rows need ({@link #needsRebuild}), the same look rebuilds them with {@code REINDEX TABLE CONCURRENTLY},
  * which blocks neither appends nor claims: one server at a time (an advisory lock), at most every
- * {@link #REBUILD_INTERVAL}, within {@link #REBUILD_TIMEOUT}; the invalid copies a rebuild cut short leaves behind are
- * dropped before the next.
+ * {@link #REBUILD_INTERVAL}, within {@link #REBUILD_TIMEOUT}; the invalid copies a rebuild cut short leaves behind
+ * (which PostgreSQL would keep up to date with every append) are dropped when it fails, else before the next.
  * <p>
- * Without the privilege to ANALYZE and VACUUM (a table owned by another role) it says so once and leaves both to
- * autovacuum.
+ * Without the privilege to ANALYZE, VACUUM and REINDEX (a table owned by another role) it says so once and leaves the
+ * first two to autovacuum, the indexes as large as a backlog left them.
  */
 @ApplicationScoped
 public class TableStatistics {
@@ -69,7 +69,8 @@ public class TableStatistics {
     private static final double GROWTH_FACTOR = 2.0;
     static final long VACUUM_AFTER_DEAD = 20_000;
     static final long VACUUM_AFTER_DEAD_WITHOUT_BACKLOG = 5_000;
-    static final long REBUILD_MIN_BYTES = 16L * 1024 * 1024;
+    private static final long MIB = 1024 * 1024;
+    static final long REBUILD_MIN_BYTES = 16 * MIB;
     /** Index bytes per waiting row beyond which the indexes count as far larger than the queue needs. */
     static final long REBUILD_BYTES_PER_ROW = 4_096;
     private static final Duration REBUILD_INTERVAL = Duration.ofMinutes(10);
@@ -154,7 +155,8 @@ public class TableStatistics {
     /**
      * Rebuilds the queue's indexes unless another server is at it: first drops what an earlier rebuild cut short left
      * (an invalid copy named {@code <index>_ccnew} or {@code _ccold}, which PostgreSQL would keep up to date with every
-     * append and never use), then {@code REINDEX TABLE CONCURRENTLY}, bounded by {@link #REBUILD_TIMEOUT}.
+     * append and never use), then {@code REINDEX TABLE CONCURRENTLY}, bounded by {@link #REBUILD_TIMEOUT}; drops what
+     * this one leaves if it fails.
      */
     private void rebuildIndexes(Statement statement, long live, long indexBytes) throws SQLException {
         try (ResultSet lock = statement.executeQuery("SELECT pg_try_advisory_lock(" + REBUILD_LOCK + ")")) {
@@ -165,23 +167,34 @@ public class TableStatistics {
         long started = System.nanoTime();
         try {
             statement.execute("SET statement_timeout = " + REBUILD_TIMEOUT.toMillis());
-            for (String leftover : leftovers(statement)) {
-                statement.execute("DROP INDEX CONCURRENTLY IF EXISTS " + leftover);
-            }
+            dropLeftovers(statement);
             statement.execute("REINDEX TABLE CONCURRENTLY outbox_unsent");
-            LOG.info(() -> "rebuilt the indexes of outbox_unsent (" + live + " rows queued, " + indexBytes / (1024 * 1024)
-                    + " MiB of indexes, now " + indexBytesNow(statement) / (1024 * 1024) + " MiB) in "
-                    + (System.nanoTime() - started) / 1_000_000 + " ms");
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            long now = indexBytesNow(statement);
+            LOG.info(() -> "rebuilt the indexes of outbox_unsent (" + live + " rows queued, " + indexBytes / MIB
+                    + " MiB of indexes, now " + now / MIB + " MiB) in " + millis + " ms");
         } catch (SQLException failed) {
             if ("42601".equals(failed.getSQLState()) || "0A000".equals(failed.getSQLState())) {
                 rebuildAllowed = false; // a PostgreSQL before 12, without REINDEX CONCURRENTLY
             }
+            try {
+                dropLeftovers(statement); // what the rebuild cut short, not left to slow every append until the next
+            } catch (SQLException notNow) {
+                failed.addSuppressed(notNow);
+            }
             LOG.info(() -> "could not rebuild the indexes of outbox_unsent (" + failed.getMessage() + "); vacuums of the queue"
-                    + " read all " + indexBytes / (1024 * 1024) + " MiB of them until a rebuild passes"
+                    + " read all " + indexBytes / MIB + " MiB of them until a rebuild passes"
                     + (rebuildAllowed ? ", tried again in " + REBUILD_INTERVAL.toMinutes() + " minutes" : ""));
         } finally {
             statement.execute("RESET statement_timeout");
             statement.execute("SELECT pg_advisory_unlock(" + REBUILD_LOCK + ")");
+        }
+    }
+
+    /** Drops the invalid copies of the queue's indexes that a rebuild cut short left behind. */
+    private static void dropLeftovers(Statement statement) throws SQLException {
+        for (String leftover : leftovers(statement)) {
+            statement.execute("DROP INDEX CONCURRENTLY IF EXISTS " + leftover);
         }
     }
 
