@@ -50,7 +50,7 @@ import java.util.logging.Logger;
  * <p>
  * A backlog leaves the queue's indexes large after it drained: their emptied pages are reused, never given back, and
  * each vacuum that removes dead rows reads every page of every index. After a drain of 1,000,000 events the three
- * indexes held 85 MB for an empty queue, and each vacuum of a stream's 5,000 published events read 22,773 pages and
+ * indexes held 85-94 MiB for an empty queue, and each vacuum of a stream's 5,000 published events read 22,773 pages and
  * took 60-275 ms of the database's time, with two parallel workers started for it (2026-12-07); after a rebuild,
  * 982 pages and 5 ms. So once the queue's indexes hold {@link #REBUILD_MIN_BYTES} or more and far more than its
  * waiting rows need ({@link #needsRebuild}), the same look rebuilds them with {@code REINDEX TABLE CONCURRENTLY},
@@ -246,8 +246,8 @@ public class TableStatistics {
 
     /**
      * Whether to rebuild the queue's indexes: they hold {@link #REBUILD_MIN_BYTES} or more, and over
-     * {@link #REBUILD_BYTES_PER_ROW} per waiting row (some 30 times what an entry takes in the three indexes): what a
-     * drained backlog leaves, never a backlog still waiting.
+     * {@link #REBUILD_BYTES_PER_ROW} per waiting row (over 40 times the 89 bytes a row's entries took in the three
+     * indexes after a backlog of 1,000,000): what a drained backlog leaves, never a backlog still waiting.
      */
     static boolean needsRebuild(long live, long indexBytes) {
         return indexBytes >= REBUILD_MIN_BYTES && indexBytes > Math.max(0, live) * REBUILD_BYTES_PER_ROW;

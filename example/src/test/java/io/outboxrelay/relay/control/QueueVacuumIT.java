@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The relay's statistics task vacuums the queue while a backlog drains, so that its claims stop stepping over the
  * index entries of the events already published, and rebuilds the indexes a drained backlog left large, which every
- * later vacuum would read whole. The task runs
- * here against a queue of its own schema, on the real PostgreSQL: a queue's rows die as the relay's outcomes delete
- * them, here as the events' rows are deleted (the queue's trigger deletes theirs), and no relay claims from it.
+ * later vacuum would read whole. The task runs here against a queue of its own schema, on the real PostgreSQL: a
+ * queue's rows die as the relay's outcomes delete them, here as the events' rows are deleted (the queue's trigger
+ * deletes theirs), and no relay claims from it.
  */
 class QueueVacuumIT {
 
@@ -82,7 +82,7 @@ class QueueVacuumIT {
     void theIndexesADrainedBacklogLeftLargeAreRebuiltAroundTheEventsStillWaiting() throws SQLException {
         append(1_000);
         try (Statement sql = connection.createStatement()) {
-            // what a rebuild cut short leaves: an invalid copy of an index, kept up to date with every append
+            // what a rebuild cut short leaves: an invalid copy of an index, named as PostgreSQL names it
             assertThatThrownBy(() -> sql.execute("CREATE UNIQUE INDEX CONCURRENTLY outbox_unsent_pkey_ccnew ON outbox_unsent"
                     + " (aggregate_key)")).as("1,000 events of 500 aggregates share keys").isInstanceOf(SQLException.class);
             // a backlog came and went: its queue rows are gone, the pages of their index entries stay with the indexes
