@@ -222,32 +222,49 @@ final class SteadyLatency {
         if (Double.isNaN(p99)) {
             return "no event arrived";
         }
-        List<long[]> bursts = new ArrayList<>(); // first commit (nanos), last commit (nanos), events, worst latency (µs)
+        List<Burst> bursts = new ArrayList<>();
         for (int i = 0; i < commits.length(); i++) {
             long committed = commits.get(i);
             long arrived = arrivals.get(i);
             if (committed <= 0 || arrived <= 0 || (arrived - committed) / 1e6 < p99) {
                 continue;
             }
-            long micros = (arrived - committed) / 1_000;
-            long[] last = bursts.isEmpty() ? null : bursts.get(bursts.size() - 1);
-            if (last != null && committed - last[1] < BURST_GAP_MILLIS * 1_000_000) {
-                last[1] = Math.max(last[1], committed);
-                last[2]++;
-                last[3] = Math.max(last[3], micros);
+            Burst last = bursts.isEmpty() ? null : bursts.get(bursts.size() - 1);
+            if (last != null && committed - last.lastCommit < BURST_GAP_MILLIS * 1_000_000) {
+                last.add(committed, arrived - committed);
             } else {
-                bursts.add(new long[]{committed, committed, 1, micros});
+                bursts.add(new Burst(committed, arrived - committed));
             }
         }
-        long slow = bursts.stream().mapToLong(burst -> burst[2]).sum();
+        long slow = bursts.stream().mapToLong(burst -> burst.events).sum();
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "the %,d events at or over p99 came in %d burst%s",
                 slow, bursts.size(), bursts.size() == 1 ? "" : "s"));
-        bursts.stream().sorted((a, b) -> Long.compare(b[2], a[2])).limit(BURSTS_SHOWN).forEach(burst -> line.append(
+        bursts.stream().sorted((a, b) -> Long.compare(b.events, a.events)).limit(BURSTS_SHOWN).forEach(burst -> line.append(
                 String.format(Locale.ROOT, "; at %s %d event%s up to %.1f ms",
-                        LocalTime.ofInstant(Instant.ofEpochMilli(startedWallMillis + (burst[0] - startedNanos) / 1_000_000),
+                        LocalTime.ofInstant(Instant.ofEpochMilli(startedWallMillis + (burst.firstCommit - startedNanos) / 1_000_000),
                                 ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS),
-                        burst[2], burst[2] == 1 ? "" : "s", burst[3] / 1e3)));
+                        burst.events, burst.events == 1 ? "" : "s", burst.worstNanos / 1e6)));
         return line.toString();
+    }
+
+    /** Slow events committed close together: when the first and the last were committed, how many, the worst latency. */
+    private static final class Burst {
+        final long firstCommit;
+        long lastCommit;
+        long events = 1;
+        long worstNanos;
+
+        Burst(long committed, long latencyNanos) {
+            firstCommit = committed;
+            lastCommit = committed;
+            worstNanos = latencyNanos;
+        }
+
+        void add(long committed, long latencyNanos) {
+            lastCommit = Math.max(lastCommit, committed);
+            events++;
+            worstNanos = Math.max(worstNanos, latencyNanos);
+        }
     }
 
     /** Latencies in write order (by sequence) of the events that were written and arrived. */

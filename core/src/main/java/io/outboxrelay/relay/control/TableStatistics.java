@@ -77,6 +77,10 @@ public class TableStatistics {
     private static final Duration REBUILD_TIMEOUT = Duration.ofSeconds(60);
     /** Names the advisory lock that keeps the relays of several servers from rebuilding the queue's indexes at once. */
     private static final String REBUILD_LOCK = "hashtext('outbox_relay: rebuild outbox_unsent indexes')";
+    /** The bytes the queue's indexes hold, as an expression. */
+    private static final String INDEX_BYTES = """
+            (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0) FROM pg_index i
+              WHERE i.indrelid = 'outbox_unsent'::regclass)""";
 
     @Inject
     OutboxDataSources dataSources;
@@ -108,8 +112,8 @@ public class TableStatistics {
             long dead;
             long indexBytes;
             try (ResultSet stats = statement.executeQuery("""
-                    SELECT s.n_live_tup, c.reltuples, pg_has_role(c.relowner, 'USAGE'), s.n_dead_tup,
-                           (SELECT coalesce(sum(pg_relation_size(i.indexrelid)), 0) FROM pg_index i WHERE i.indrelid = c.oid)
+                    SELECT s.n_live_tup, c.reltuples, pg_has_role(c.relowner, 'USAGE'), s.n_dead_tup, """ + INDEX_BYTES + """
+
                       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
                      WHERE s.relname = 'outbox_unsent' AND s.schemaname = current_schema()""")) {
                 if (!stats.next()) {
@@ -213,8 +217,7 @@ public class TableStatistics {
     }
 
     private static long indexBytesNow(Statement statement) {
-        try (ResultSet size = statement.executeQuery(
-                "SELECT coalesce(sum(pg_relation_size(indexrelid)), 0) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass")) {
+        try (ResultSet size = statement.executeQuery("SELECT " + INDEX_BYTES)) {
             return size.next() ? size.getLong(1) : -1;
         } catch (SQLException failed) {
             return -1;
