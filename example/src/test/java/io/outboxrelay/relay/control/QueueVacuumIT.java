@@ -11,6 +11,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -85,13 +87,8 @@ class QueueVacuumIT {
             // what a rebuild cut short leaves: an invalid copy of an index, named as PostgreSQL names it
             assertThatThrownBy(() -> sql.execute("CREATE UNIQUE INDEX CONCURRENTLY outbox_unsent_pkey_ccnew ON outbox_unsent"
                     + " (aggregate_key)")).as("1,000 events of 500 aggregates share keys").isInstanceOf(SQLException.class);
-            // a backlog came and went: its queue rows are gone, the pages of their index entries stay with the indexes
-            sql.executeUpdate("INSERT INTO outbox_unsent (id, aggregate_key, status, next_attempt_at)"
-                    + " SELECT 1000000000 + g, g % 1000, 'PENDING', now() + interval '1 day' FROM generate_series(1, 400000) g");
-            sql.executeUpdate("DELETE FROM outbox_unsent WHERE id > 1000000000");
-            sql.execute("SELECT pg_stat_force_next_flush()");
         }
-        assertThat(count(INDEX_BYTES)).as("the indexes a backlog left").isGreaterThan(TableStatistics.REBUILD_MIN_BYTES);
+        backlogCameAndWent();
         assertThat(count(INVALID_INDEXES)).as("the leftover").isOne();
 
         Awaitility.await("the statistics task rebuilt the queue's indexes").atMost(Duration.ofSeconds(60))
@@ -108,6 +105,58 @@ class QueueVacuumIT {
             assertThat(count("SELECT count(*) FROM outbox_unsent WHERE status = 'PENDING'")).isEqualTo(1_000);
             sql.execute("RESET enable_seqscan");
         }
+    }
+
+    @Test
+    void aRebuildCutShortLeavesNoInvalidIndexBehind() throws Exception {
+        append(1_000);
+        backlogCameAndWent();
+        long bytesBefore = count(INDEX_BYTES);
+        long task = count("SELECT pg_backend_pid()"); // the statistics task's session: this test's connection
+        try (Connection oldSnapshot = Database.connect(); Connection operator = Database.connect();
+             Statement blocker = oldSnapshot.createStatement(); Statement sql = operator.createStatement()) {
+            // a transaction older than the rebuild, of another application: REINDEX CONCURRENTLY waits for its snapshot
+            oldSnapshot.setAutoCommit(false);
+            oldSnapshot.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            blocker.execute("SELECT txid_current()");
+            CompletableFuture<Void> look = CompletableFuture.runAsync(statistics::refreshIfStale);
+            Awaitility.await("the rebuild waits for the older transaction").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> waitsOnALock(sql, task));
+
+            sql.execute("SELECT pg_cancel_backend(" + task + ")");
+            look.get(30, TimeUnit.SECONDS); // the task never fails: the round goes on
+
+            oldSnapshot.rollback();
+        }
+        assertThat(count(INVALID_INDEXES)).as("the copies the cut-short rebuild made, dropped at once").isZero();
+        assertThat(count("SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass")).as("the queue's indexes")
+                .isEqualTo(4);
+        assertThat(count(INDEX_BYTES)).as("not rebuilt").isEqualTo(bytesBefore);
+        assertThat(count("SELECT count(*) FROM outbox_unsent WHERE status = 'PENDING'")).as("the events still waiting")
+                .isEqualTo(1_000);
+    }
+
+    /** Whether the session runs a {@code REINDEX} that waits on a lock: here, for the snapshot of an older transaction. */
+    private static boolean waitsOnALock(Statement sql, long pid) throws SQLException {
+        try (ResultSet row = sql.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                + " WHERE pid = " + pid + " AND query LIKE 'REINDEX%' AND wait_event_type = 'Lock'")) {
+            row.next();
+            return row.getLong(1) > 0;
+        }
+    }
+
+    /**
+     * A backlog of 400,000 events came and went: its queue rows are gone, the pages of their index entries stay with the
+     * indexes.
+     */
+    private void backlogCameAndWent() throws SQLException {
+        try (Statement sql = connection.createStatement()) {
+            sql.executeUpdate("INSERT INTO outbox_unsent (id, aggregate_key, status, next_attempt_at)"
+                    + " SELECT 1000000000 + g, g % 1000, 'PENDING', now() + interval '1 day' FROM generate_series(1, 400000) g");
+            sql.executeUpdate("DELETE FROM outbox_unsent WHERE id > 1000000000");
+            sql.execute("SELECT pg_stat_force_next_flush()");
+        }
+        assertThat(count(INDEX_BYTES)).as("the indexes a backlog left").isGreaterThan(TableStatistics.REBUILD_MIN_BYTES);
     }
 
     /** The statistics task, looking as often as it would, vacuumed the queue and left no dead row in it. */
