@@ -28,6 +28,7 @@ class QueueVacuumIT {
 
     private static final String INDEX_BYTES =
             "SELECT sum(pg_relation_size(indexrelid)) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass";
+    private static final String QUEUE_INDEXES = "SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass";
     private static final String INVALID_INDEXES =
             "SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass AND NOT indisvalid";
 
@@ -98,7 +99,7 @@ class QueueVacuumIT {
                 });
 
         assertThat(count(INVALID_INDEXES)).as("the leftover dropped, no new one").isZero();
-        assertThat(count("SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass")).as("the queue's indexes")
+        assertThat(count(QUEUE_INDEXES)).as("the queue's indexes")
                 .isEqualTo(4);
         try (Statement sql = connection.createStatement()) {
             sql.execute("SET enable_seqscan = off"); // the events still waiting, found through the rebuilt index
@@ -112,37 +113,28 @@ class QueueVacuumIT {
         append(1_000);
         backlogCameAndWent();
         long bytesBefore = count(INDEX_BYTES);
-        long task = count("SELECT pg_backend_pid()"); // the statistics task's session: this test's connection
-        try (Connection oldSnapshot = Database.connect(); Connection operator = Database.connect();
-             Statement blocker = oldSnapshot.createStatement(); Statement sql = operator.createStatement()) {
+        int task = (int) count("SELECT pg_backend_pid()"); // the statistics task's session: this test's connection
+        try (Connection oldSnapshot = Database.connect(); Statement blocker = oldSnapshot.createStatement()) {
             // a transaction older than the rebuild, of another application: REINDEX CONCURRENTLY waits for its snapshot
             oldSnapshot.setAutoCommit(false);
             oldSnapshot.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             blocker.execute("SELECT txid_current()");
             CompletableFuture<Void> look = CompletableFuture.runAsync(statistics::refreshIfStale);
             Awaitility.await("the rebuild waits for the older transaction").atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(100)).until(() -> waitsOnALock(sql, task));
+                    .pollInterval(Duration.ofMillis(100)).until(() -> Database.count("SELECT count(*) FROM pg_stat_activity"
+                            + " WHERE pid = ? AND query LIKE 'REINDEX%' AND wait_event_type = 'Lock'", task) > 0);
 
-            sql.execute("SELECT pg_cancel_backend(" + task + ")");
+            Database.rows("SELECT pg_cancel_backend(?)", task);
             look.get(30, TimeUnit.SECONDS); // the task never fails: the round goes on
 
             oldSnapshot.rollback();
         }
         assertThat(count(INVALID_INDEXES)).as("the copies the cut-short rebuild made, dropped at once").isZero();
-        assertThat(count("SELECT count(*) FROM pg_index WHERE indrelid = 'outbox_unsent'::regclass")).as("the queue's indexes")
+        assertThat(count(QUEUE_INDEXES)).as("the queue's indexes")
                 .isEqualTo(4);
         assertThat(count(INDEX_BYTES)).as("not rebuilt").isEqualTo(bytesBefore);
         assertThat(count("SELECT count(*) FROM outbox_unsent WHERE status = 'PENDING'")).as("the events still waiting")
                 .isEqualTo(1_000);
-    }
-
-    /** Whether the session runs a {@code REINDEX} that waits on a lock: here, for the snapshot of an older transaction. */
-    private static boolean waitsOnALock(Statement sql, long pid) throws SQLException {
-        try (ResultSet row = sql.executeQuery("SELECT count(*) FROM pg_stat_activity"
-                + " WHERE pid = " + pid + " AND query LIKE 'REINDEX%' AND wait_event_type = 'Lock'")) {
-            row.next();
-            return row.getLong(1) > 0;
-        }
     }
 
     /**
